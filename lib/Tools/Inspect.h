@@ -26,6 +26,10 @@ namespace tensorflow {
 class TensorShapeProto;
 } // namespace tensorflow
 
+namespace frost {
+class Model;
+} // namespace frost
+
 namespace frost::inspect {
 
 struct GraphCommand {
@@ -47,6 +51,9 @@ struct CheckpointCommand {
 };
 
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS);
+/// Nodes nothing reads that look like results (summarize_graph's candidate
+/// outputs: not constants, placeholders, no-ops, assignments or the Saver).
+std::vector<std::string> candidateOutputs(const Model &M);
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
 
 //===----------------------------------------------------------------------===//

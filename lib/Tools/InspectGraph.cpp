@@ -490,6 +490,14 @@ void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
 
 } // namespace
 
+std::vector<std::string> candidateOutputs(const Model &M) {
+  GraphSummary S = summarize(M, GraphCommand{M.sourcePath(), {}, false});
+  std::vector<std::string> Names;
+  for (const auto &Output : S.Outputs)
+    Names.push_back(Output.first);
+  return Names;
+}
+
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
   ReadOptions Read;
   Read.Tags = Cmd.Tags;

@@ -16,8 +16,6 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/CommandLine.h"
 
-#include <chrono>
-
 namespace frost {
 
 namespace {
@@ -50,21 +48,6 @@ Encoding outputEncoding(const OptConfig &Config) {
   llvm::StringRef Out(Config.Output);
   return Out.ends_with(".pb") || Out.ends_with(".meta") ? Encoding::Binary : Encoding::Text;
 }
-
-class Stopwatch {
-public:
-  explicit Stopwatch(TimingReport *Report, llvm::StringRef Name) : Report(Report), Name(Name) {}
-  ~Stopwatch() {
-    if (Report)
-      Report->add(Name, std::chrono::duration<double>(Clock::now() - Start).count());
-  }
-
-private:
-  using Clock = std::chrono::steady_clock;
-  TimingReport *Report;
-  llvm::StringRef Name;
-  Clock::time_point Start = Clock::now();
-};
 
 /// `File: ` before every finding of a multi-line status.
 absl::Status prefixLines(const absl::Status &S, llvm::StringRef File) {

@@ -24,6 +24,8 @@ class TimingReport {
 public:
   void add(llvm::StringRef Name, double Seconds);
   void print(llvm::raw_ostream &OS) const;
+  /// (name, seconds) in the order phases first ran; repeats are summed.
+  llvm::ArrayRef<std::pair<std::string, double>> rows() const { return Rows; }
 
 private:
   std::vector<std::pair<std::string, double>> Rows;

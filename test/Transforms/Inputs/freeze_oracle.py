@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Freezes TF1 models with TensorFlow and with frost-opt and compares them.
+"""Freezes TF1 models with TensorFlow and with freeze-graph and compares them.
 
     freeze_oracle.py WORKDIR [CASE...]
 
@@ -7,10 +7,9 @@ For each case: builds a graph with tf.compat.v1 (graph mode), trains or
 assigns its variables, saves a checkpoint and its .meta with a Saver; then
   TensorFlow: a Session restores the checkpoint (with the Saver the case
       names) and graph_util.convert_variables_to_constants freezes the
-      .meta's graph_def for the outputs;
-  Frost: frost-opt model.meta --pass-pipeline='[extra passes,]
-      convert-variables-to-constants{checkpoint=...,outputs=...},
-      prune{outputs=...}' --emit=pb.
+      .meta's graph_def, devices cleared, for the outputs (freeze_graph.py's
+      steps);
+  Frost: freeze-graph model --outputs ... -o frozen.pb [the case's flags].
 The two GraphDefs must have the same nodes in the same order with the same
 ops, inputs, devices and attributes; constants must hold the same values
 (their encodings are compared byte for byte and counted). Both graphs are then
@@ -58,7 +57,7 @@ class Mismatch(Exception):
 #   prepare   f(sess) run after initialization, before saving (training)
 #   saver     the Saver that writes the checkpoint (default: Saver())
 #   restorer  the Saver TensorFlow restores with before freezing (default: saver)
-#   frost     passes to run before convert-variables-to-constants
+#   flags     more freeze-graph flags (--rename, --ema)
 #   fails     the case cannot be frozen: both must fail; Frost's message must
 #             contain this text
 #   write     f(prefix) writes the checkpoint instead of `saver` (a model
@@ -117,7 +116,7 @@ def case_renamed_by_map():
 
     return {"outputs": ["mul"], "write": write,
             "restorer": V1.train.Saver({"v1": other_v1, "v2": v2}),
-            "frost": "rename-variables{map=other-v1:v1}", "expect": {"mul": [8.5]}}
+            "flags": ["--rename", "other-v1:v1"], "expect": {"mul": [8.5]}}
 
 
 def case_ema():
@@ -140,7 +139,7 @@ def case_ema():
 
     return {"outputs": ["y"], "prepare": prepare,
             "restorer": V1.train.Saver(ema.variables_to_restore()),
-            "frost": "ema-remap", "feeds": {"x": RNG.random((3, 2), np.float32)},
+            "flags": ["--ema"], "feeds": {"x": RNG.random((3, 2), np.float32)},
             # 0.9 * initial + 0.1 * trained; global_step keeps its own value.
             "consts": {"v": [0.1], "w": [[1.1, 1.8], [2.7, 3.8]], "global_step": 7}}
 
@@ -336,6 +335,8 @@ def tf_freeze(graph, spec, prefix):
     """(TensorFlow's frozen graph or None, its error or None, the restored
     session's own outputs or None)."""
     meta = meta_graph_pb2.MetaGraphDef.FromString(open(prefix + ".meta", "rb").read())
+    for node in meta.graph_def.node:
+        node.device = ""
     reference = None
     try:
         with V1.Session(graph=graph) as sess:
@@ -351,17 +352,14 @@ def tf_freeze(graph, spec, prefix):
 
 
 def frost_freeze(spec, prefix):
-    outputs = ";".join(spec["outputs"])
-    passes = [spec["frost"]] if "frost" in spec else []
-    passes += ["convert-variables-to-constants{checkpoint=%s,outputs=%s}" % (prefix, outputs),
-               "prune{outputs=%s}" % outputs]
     out = prefix + ".frost.pb"
-    proc = subprocess.run(["frost-opt", prefix + ".meta", "--pass-pipeline=" + ",".join(passes),
-                           "--emit=pb", "-o", out], capture_output=True, text=True)
+    proc = subprocess.run(["freeze-graph", prefix, "--outputs", ",".join(spec["outputs"]),
+                           "-o", out] + spec.get("flags", []), capture_output=True, text=True)
     if proc.returncode != 0:
+        if os.path.exists(out):
+            raise Mismatch("freeze-graph failed but left %s behind" % out)
         return None, proc.stderr
-    meta = meta_graph_pb2.MetaGraphDef.FromString(open(out, "rb").read())
-    return meta.graph_def, proc.stderr
+    return graph_pb2.GraphDef.FromString(open(out, "rb").read()), proc.stderr
 
 
 def canonical_function_name(name):
@@ -455,7 +453,7 @@ def check_case(name, builder, workdir):
             raise Mismatch("%s: expected TensorFlow to fail with %r, got %r"
                            % (name, spec["tf_fails"], tf_error))
         if got is None:
-            raise Mismatch("%s: frost-opt failed:\n%s" % (name, stderr))
+            raise Mismatch("%s: freeze-graph failed:\n%s" % (name, stderr))
         for output, b, r in zip(spec["outputs"], run_graph(got, spec), reference):
             if not same_outputs(b, r):
                 raise Mismatch("%s: output '%s' is %r, the session computes %r"
@@ -477,7 +475,7 @@ def check_case(name, builder, workdir):
     if tf_error is not None:
         raise Mismatch("%s: TensorFlow failed: %s" % (name, tf_error))
     if got is None:
-        raise Mismatch("%s: frost-opt failed:\n%s" % (name, stderr))
+        raise Mismatch("%s: freeze-graph failed:\n%s" % (name, stderr))
     compare_graphs(name, want, got, spec.get("improves"))
     checked = []
     for node in got.node:

@@ -1,0 +1,186 @@
+//===- ArgParser.cpp - Python argparse-compatible long options ------------===//
+#include "ArgParser.h"
+
+#include "frost/Support/Suggest.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+namespace frost {
+
+namespace {
+
+/// `_` and `-` are the same letter in option names.
+std::string normalize(llvm::StringRef Name) {
+  std::string Out = Name.str();
+  std::replace(Out.begin(), Out.end(), '_', '-');
+  return Out;
+}
+
+std::string spell(llvm::StringRef Name) {
+  return absl::StrCat(Name.size() == 1 ? "-" : "--", Name.str());
+}
+
+} // namespace
+
+absl::StatusOr<bool> ArgParser::parseBool(llvm::StringRef Text) {
+  std::string Lower = Text.lower();
+  if (Lower == "true" || Lower == "1" || Lower == "yes")
+    return true;
+  if (Lower == "false" || Lower == "0" || Lower == "no")
+    return false;
+  return absl::InvalidArgumentError(
+      absl::StrCat("expected true or false, not '", Text.str(), "'"));
+}
+
+absl::StatusOr<const ArgParser::Option *> ArgParser::lookup(llvm::StringRef Spelled,
+                                                            llvm::StringRef Name) const {
+  std::string Wanted = normalize(Name);
+  for (const Option &O : Options)
+    for (const std::string &N : O.Names)
+      if (normalize(N) == Wanted)
+        return &O;
+  // argparse: an unambiguous prefix of a long option names it.
+  std::vector<const Option *> Matches;
+  std::vector<std::string> MatchNames;
+  if (Wanted.size() > 1)
+    for (const Option &O : Options)
+      for (const std::string &N : O.Names)
+        if (N.size() > 1 && llvm::StringRef(normalize(N)).starts_with(Wanted)) {
+          if (!llvm::is_contained(Matches, &O))
+            Matches.push_back(&O);
+          MatchNames.push_back(spell(N));
+        }
+  if (Matches.size() == 1)
+    return Matches.front();
+  if (Matches.size() > 1)
+    return absl::InvalidArgumentError(absl::StrCat("ambiguous option '", Spelled.str(),
+                                                   "' could be ",
+                                                   absl::StrJoin(MatchNames, ", ")));
+  std::vector<std::string> All;
+  for (const Option &O : Options)
+    if (!O.Hidden)
+      for (const std::string &N : O.Names)
+        All.push_back(normalize(N));
+  std::vector<llvm::StringRef> Candidates(All.begin(), All.end());
+  std::vector<std::string> Close = closestNames(Wanted, Candidates);
+  for (std::string &C : Close)
+    C = spell(C);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown option '", Spelled.str(), "'",
+      Close.empty() ? "" : absl::StrCat("; did you mean ", quotedAlternatives(Close), "?"),
+      " (see --help)"));
+}
+
+absl::Status ArgParser::parse(llvm::ArrayRef<const char *> Args,
+                              std::vector<std::string> &Positional) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg == "--") {
+      for (++I; I < Args.size(); ++I)
+        Positional.push_back(Args[I]);
+      break;
+    }
+    if (!Arg.starts_with("-") || Arg == "-") {
+      Positional.push_back(Arg.str());
+      continue;
+    }
+    // "--name=value", "--name", "-o value", "-ovalue".
+    llvm::StringRef Name, Value;
+    bool HasValue = false;
+    if (Arg.starts_with("--")) {
+      std::tie(Name, Value) = Arg.drop_front(2).split('=');
+      HasValue = Arg.contains('=');
+    } else {
+      Name = Arg.substr(1, 1);
+      Value = Arg.drop_front(2);
+      HasValue = !Value.empty();
+      if (Value.consume_front("="))
+        HasValue = true;
+    }
+    llvm::StringRef Spelled = HasValue ? Arg.take_front(Arg.size() - Value.size()) : Arg;
+    Spelled.consume_back("=");
+    FROST_ASSIGN_OR_RETURN(const Option *O, lookup(Spelled, Name));
+    std::string Display = spell(O->Names.front());
+    auto apply = [&](llvm::StringRef V) -> absl::Status {
+      if (absl::Status S = O->Set(V); !S.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(Display, "=", V.str(), ": ", S.message()));
+      return absl::OkStatus();
+    };
+    switch (O->TheKind) {
+    case Kind::Bool: {
+      if (!HasValue && I + 1 < Args.size() && parseBool(Args[I + 1]).ok()) {
+        // argparse's nargs='?': `--input_binary true`.
+        Value = Args[++I];
+        HasValue = true;
+      }
+      if (!HasValue) {
+        FROST_RETURN_IF_ERROR(apply("true"));
+        break;
+      }
+      absl::StatusOr<bool> B = parseBool(Value);
+      if (!B.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(Display, "=", Value.str(), ": ", B.status().message()));
+      FROST_RETURN_IF_ERROR(apply(*B ? "true" : "false"));
+      break;
+    }
+    case Kind::Value:
+      if (!HasValue) {
+        if (I + 1 >= Args.size())
+          return absl::InvalidArgumentError(
+              absl::StrCat(Display, " needs a value (", O->ValueName, ")"));
+        Value = Args[++I];
+      }
+      FROST_RETURN_IF_ERROR(apply(Value));
+      break;
+    case Kind::OptionalValue:
+      FROST_RETURN_IF_ERROR(apply(HasValue ? Value : ""));
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+void ArgParser::printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const {
+  OS << Usage;
+  std::vector<std::string> Groups;
+  for (const Option &O : Options)
+    if (!O.Hidden && !llvm::is_contained(Groups, O.Group))
+      Groups.push_back(O.Group);
+  for (const std::string &Group : Groups) {
+    OS << "\n" << Group << ":\n";
+    for (const Option &O : Options) {
+      if (O.Hidden || O.Group != Group)
+        continue;
+      std::vector<std::string> Spellings;
+      for (const std::string &N : O.Names)
+        Spellings.push_back(spell(N));
+      std::string Head = absl::StrCat("  ", absl::StrJoin(Spellings, ", "));
+      if (O.TheKind == Kind::Value)
+        absl::StrAppend(&Head, " ", O.ValueName);
+      else if (O.TheKind == Kind::OptionalValue)
+        absl::StrAppend(&Head, "[=", O.ValueName, "]");
+      OS << Head;
+      // Help text starts in column 34, or on the next line.
+      if (Head.size() < 32)
+        OS.indent(34 - Head.size());
+      else
+        OS << "\n" << std::string(34, ' ');
+      llvm::StringRef Rest = O.Help;
+      while (!Rest.empty()) {
+        auto [Line, Tail] = Rest.split('\n');
+        OS << Line << "\n";
+        Rest = Tail;
+        if (!Rest.empty())
+          OS.indent(34);
+      }
+    }
+  }
+}
+
+} // namespace frost

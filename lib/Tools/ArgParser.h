@@ -1,0 +1,76 @@
+//===- ArgParser.h - Python argparse-compatible long options ----*- C++ -*-===//
+//
+// freeze-graph must accept the command lines CI scripts already pass to
+// TensorFlow's freeze_graph.py, which parses them with argparse: long options
+// in `--name=value` or `--name value` form, any unambiguous prefix of a name
+// (`--input_bin`, `--output_node`), booleans as a bare flag or with a value
+// (`--input_binary`, `--clear_devices=False`, `--input_binary true`). LLVM's
+// cl library has no prefix matching, hence this small parser. Names match with
+// `_` and `-` alike, so `--keep_devices` and `--output-node-names` work too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_LIB_TOOLS_ARGPARSER_H
+#define FROST_LIB_TOOLS_ARGPARSER_H
+
+#include "frost/Support/Status.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace frost {
+
+class ArgParser {
+public:
+  enum class Kind {
+    /// true when given bare; `=VALUE` or a following true/false sets it.
+    Bool,
+    /// Needs a value: `--name=VALUE` or `--name VALUE`.
+    Value,
+    /// Takes a value only as `--name=VALUE`; bare, the setter gets "".
+    OptionalValue,
+  };
+
+  struct Option {
+    /// Spellings without dashes; the first is shown in help. A one-letter
+    /// name is a short option (`-o FILE`).
+    std::vector<std::string> Names;
+    Kind TheKind;
+    /// Shown after the name in help (`FILE`); empty for Bool.
+    std::string ValueName;
+    std::string Help;
+    /// Receives the value ("true"/"false" for Bool); an error names the value
+    /// and the parser adds the option.
+    std::function<absl::Status(llvm::StringRef Value)> Set;
+    /// Listed in help under this heading.
+    std::string Group;
+    bool Hidden = false;
+  };
+
+  void add(Option O) { Options.push_back(std::move(O)); }
+
+  /// Parses `Args` (without the program name). Arguments that are not
+  /// options, and everything after `--`, go to `Positional`. The first error
+  /// is returned as one line naming the argument.
+  absl::Status parse(llvm::ArrayRef<const char *> Args, std::vector<std::string> &Positional);
+
+  void printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const;
+
+  /// "true"/"false" for argparse-style boolean text (any case, also 1/0/yes/no).
+  static absl::StatusOr<bool> parseBool(llvm::StringRef Text);
+
+private:
+  /// The option `Name` (dashes stripped) means: an exact name, else the only
+  /// option that has a name starting with it.
+  absl::StatusOr<const Option *> lookup(llvm::StringRef Spelled, llvm::StringRef Name) const;
+
+  std::vector<Option> Options;
+};
+
+} // namespace frost
+
+#endif // FROST_LIB_TOOLS_ARGPARSER_H
