@@ -19,6 +19,8 @@ std::vector<std::string> closestNames(llvm::StringRef Name,
       Score = 0;
     else if (C.rsplit('/').second == LastPart || C.rsplit('/').first == Name)
       Score = 1;
+    else if (Name.size() >= 3 && C.starts_with(Name))
+      Score = MaxDistance + 1; // "serving" for "serving_default"
     else
       Score = 1 + Name.edit_distance(C, /*AllowReplacements=*/true, MaxDistance + 1);
     if (Score <= MaxDistance + 1)

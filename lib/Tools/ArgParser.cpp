@@ -60,13 +60,12 @@ absl::StatusOr<const ArgParser::Option *> ArgParser::lookup(llvm::StringRef Spel
     return absl::InvalidArgumentError(absl::StrCat("ambiguous option '", Spelled.str(),
                                                    "' could be ",
                                                    absl::StrJoin(MatchNames, ", ")));
-  std::vector<std::string> All;
+  std::vector<llvm::StringRef> Candidates;
   for (const Option &O : Options)
     if (!O.Hidden)
       for (const std::string &N : O.Names)
-        All.push_back(normalize(N));
-  std::vector<llvm::StringRef> Candidates(All.begin(), All.end());
-  std::vector<std::string> Close = closestNames(Wanted, Candidates);
+        Candidates.push_back(N);
+  std::vector<std::string> Close = closestNames(Name, Candidates);
   for (std::string &C : Close)
     C = spell(C);
   return absl::InvalidArgumentError(absl::StrCat(

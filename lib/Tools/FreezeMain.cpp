@@ -112,19 +112,20 @@ ArgParser makeParser(FreezeConfig &C) {
   const std::string Main = "Options", Compat = "freeze_graph.py flags (same meaning)",
                     Debug = "Debugging (the pass manager's)";
   P.add({{"outputs", "output_node_names"}, K::Value, "LIST",
-         "Outputs to keep, comma separated: node names, tensor names (add:0),\n"
-         "collection:NAME (a MetaGraph collection), signature:NAME (its outputs)",
+         "Outputs to keep, comma separated: node names, tensor names\n"
+         "(add:0), collection:NAME (a MetaGraph collection's nodes),\n"
+         "signature:NAME (a signature's outputs)",
          list(C.Outputs), Main});
   P.add({{"o", "output", "output_graph"}, K::Value, "FILE",
          "Where to write the frozen GraphDef (- for standard output)", str(C.Output), Main});
   P.add({{"checkpoint", "input_checkpoint"}, K::Value, "PREFIX",
-         "Checkpoint to freeze from: a prefix, one of its files, or a directory\n"
-         "(its latest); default: the input's own", str(C.Checkpoint), Main});
+         "Checkpoint to freeze from: a prefix, one of its files, or a\n"
+         "directory (its latest); default: the input's own", str(C.Checkpoint), Main});
   P.add({{"signature"}, K::Value, "NAME",
-         "SavedModel/MetaGraph signature whose outputs to keep (default outputs)",
+         "Signature whose outputs to keep when --outputs is not given",
          str(C.Signature), Main});
   P.add({{"tags", "saved_model_tags"}, K::Value, "TAG,...",
-         "Tag set of the SavedModel meta graph to freeze (default: serve)",
+         "Tags of the SavedModel meta graph to freeze (default: serve)",
          [&C](llvm::StringRef V) {
            C.Tags.clear();
            appendCommaList(V, C.Tags);
@@ -132,19 +133,20 @@ ArgParser makeParser(FreezeConfig &C) {
          },
          Main});
   P.add({{"ema"}, K::OptionalValue, "NAME",
-         "Freeze averaged variables with their ExponentialMovingAverage shadows\n"
-         "(NAME: the EMA's name, default ExponentialMovingAverage)",
+         "Freeze averaged variables with their moving averages (NAME:\n"
+         "the EMA's name, default ExponentialMovingAverage)",
          [&C](llvm::StringRef V) {
            C.Ema = V.empty() ? "ExponentialMovingAverage" : V.str();
            return absl::OkStatus();
          },
          Main});
   P.add({{"rename"}, K::Value, "VAR:KEY,...",
-         "Freeze graph variable VAR from checkpoint key KEY (Saver({KEY: VAR}))",
+         "Freeze graph variable VAR from checkpoint key KEY\n"
+         "(what Saver({KEY: VAR}) restores)",
          list(C.Rename), Main});
   P.add({{"bind"}, K::Value, "NAME=VALUE,...",
-         "Replace placeholders by constants (is_training=false) and fold the\n"
-         "branches they decide",
+         "Replace placeholders by constants (is_training=false) and\n"
+         "fold the branches they decide",
          [&C](llvm::StringRef V) {
            llvm::SmallVector<llvm::StringRef, 4> Parts;
            V.split(Parts, ',', -1, false);
@@ -160,8 +162,8 @@ ArgParser makeParser(FreezeConfig &C) {
   P.add({{"keep-devices"}, K::Bool, "", "Keep the nodes' device placements",
          flag(C.ClearDevices, /*Invert=*/true), Main});
   P.add({{"strip-training-ops"}, K::Bool, "",
-         "Rewrite reference-typed training ops left after pruning (RefSwitch to\n"
-         "Switch, AssignSub to Sub, ...) so the graph imports",
+         "Rewrite reference-typed training ops left after pruning\n"
+         "(RefSwitch to Switch, AssignSub to Sub, ...)",
          flag(C.StripTrainingOps), Main});
   P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
          [&C](llvm::StringRef V) {
@@ -172,11 +174,12 @@ ArgParser makeParser(FreezeConfig &C) {
          },
          Main});
   P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
-         "More passes to run after freezing (see frost-opt --list-passes)",
+         "More passes to run after freezing (frost-opt --list-passes)",
          str(C.ExtraPipeline), Main});
   P.add({{"report"}, K::Value, "FILE.json",
-         "Write what was done: inputs, outputs, every frozen variable with its\n"
-         "checkpoint key, node counts, output size and SHA-256, timings",
+         "Write what was done as JSON: inputs, outputs, each frozen\n"
+         "variable and its checkpoint key, node counts, output size\n"
+         "and SHA-256, timings",
          str(C.ReportPath), Main});
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
   P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
@@ -185,15 +188,15 @@ ArgParser makeParser(FreezeConfig &C) {
   P.add({{"input_graph"}, K::Value, "FILE", "GraphDef to freeze (binary or text)",
          str(C.InputGraph), Compat});
   P.add({{"input_meta_graph"}, K::Value, "FILE",
-         "MetaGraphDef to freeze (wins over --input_graph, as in TensorFlow)",
+         "MetaGraphDef to freeze (wins over --input_graph, as in TF)",
          str(C.InputMetaGraph), Compat});
   P.add({{"input_saved_model_dir"}, K::Value, "DIR", "SavedModel to freeze",
          str(C.SavedModelDir), Compat});
   P.add({{"input_saver"}, K::Value, "FILE",
-         "SaverDef (binary or text) whose restore op maps variables to keys",
+         "SaverDef whose restore op maps variables to checkpoint keys",
          str(C.InputSaver), Compat});
   P.add({{"input_binary"}, K::Bool, "",
-         "Accepted; binary and text inputs are told apart by their content",
+         "Accepted; binary and text are told apart by content",
          [](llvm::StringRef) { return absl::OkStatus(); }, Compat});
   P.add({{"clear_devices"}, K::Bool, "", "Clear device placements (default true)",
          flag(C.ClearDevices), Compat});
@@ -492,7 +495,10 @@ absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, co
   if (!Errors.empty())
     return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
   if (Out.empty()) {
-    std::vector<std::string> Candidates = inspect::candidateOutputs(M);
+    std::vector<std::string> Candidates;
+    for (std::string &Name : inspect::candidateOutputs(M))
+      if (!isVariableOp(M.graph().findNode(Name)->op()))
+        Candidates.push_back(std::move(Name));
     std::string List = absl::StrJoin(llvm::ArrayRef(Candidates).take_front(8), ", ");
     return absl::InvalidArgumentError(absl::StrCat(
         "no outputs: give --outputs (freeze_graph.py: --output_node_names)",
