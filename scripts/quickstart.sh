@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Quick start: install what is missing, build, and run Frost on the bundled
-# example (a small training graph) to produce an inference graph.
+# Quick start: install what is missing, build, and freeze the bundled example
+# (a small TF1 training checkpoint with its .meta) into an inference graph.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 if ! bash scripts/build.sh build > build.log 2>&1; then
   tail -30 build.log; echo "quickstart: build failed (whole log in build.log)"; exit 1
 fi
-echo "Built: build/bin/frost-opt"
-out=build/example-inference.pb
-build/bin/frost-opt examples/linear-regression.pbtxt \
-  --pass-pipeline='inference-cleanup{outputs=pred}' --pass-statistics -o "$out"
-echo "Wrote $out: $(stat -c %s "$out") bytes; the graph it holds:"
-build/bin/frost-opt "$out" | grep -E '^  (name|op):' | paste - - | sed 's/^/  /'
+echo "Built: build/bin/freeze-graph, frost-opt, frost-inspect"
+echo "\$ build/bin/freeze-graph examples/linear-regression --outputs pred -o build/frozen.pb --report build/frozen.json"
+build/bin/freeze-graph examples/linear-regression --outputs pred -o build/frozen.pb \
+  --report build/frozen.json
+echo "The frozen graph (build/frozen.pb), node by node:"
+build/bin/frost-opt build/frozen.pb | awk '
+  /^  name:/ { if (line) print line; line = "  " $2 }
+  /^  op:/   { line = line " " $2 }
+  /_val:/    { line = line " " $1 " " $2 }
+  END        { print line }'
+echo "What was frozen from where: build/frozen.json"
