@@ -19,6 +19,11 @@ freeze (a variable missing from the checkpoint) must fail in Frost too, with a
 message naming the variable. Cases where TensorFlow's converter raises or
 writes a graph that does not import (its known bugs) must be frozen by Frost,
 computing what the restored session computes; the differences are listed.
+Cases where Frost binds placeholders (--bind is_training=false) and folds the
+branches they decide legitimately differ from TensorFlow's graph: Frost's,
+run without the bound placeholders, must compute bit for bit what TensorFlow
+computes with them fed, and keep no Switch, Merge, training op or bound
+placeholder.
 
 Prints one line per case and "froze N models identically to TensorFlow; ..."
 at the end; exits 1 with a diff on the first difference.
@@ -36,12 +41,20 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 from tensorflow.core.framework import graph_pb2  # noqa: E402
 from tensorflow.core.protobuf import meta_graph_pb2  # noqa: E402
+from tensorflow.python.framework import op_def_registry  # noqa: E402
 
 V1 = tf.compat.v1
 V1.disable_v2_behavior()
 V1.logging.set_verbosity(V1.logging.ERROR)
 
 RNG = np.random.default_rng(4)
+# Bound cases run graphs as written: Grappler and the classic optimizer fold
+# and reorder float arithmetic differently where a bound graph has constants
+# and TensorFlow's has placeholders.
+AS_WRITTEN = V1.ConfigProto()
+AS_WRITTEN.graph_options.rewrite_options.disable_meta_optimizer = True
+AS_WRITTEN.graph_options.optimizer_options.opt_level = V1.OptimizerOptions.L0
+AS_WRITTEN.graph_options.optimizer_options.do_constant_folding = False
 STATS = {"constants": 0, "identical": 0}
 
 
@@ -69,7 +82,16 @@ class Mismatch(Exception):
 #   improves  {node: (attribute, why)}: where Frost deliberately differs
 #             from TensorFlow because TensorFlow's result is broken; the
 #             attribute must differ, and TensorFlow's graph must fail to
-#             import (Frost's is run and checked instead)
+#             import (Frost's is run and checked instead). The attribute "op"
+#             means the node's op is rewritten: it must differ, and the node
+#             keeps those of TensorFlow's attributes the new op has
+#   bound     {placeholder: value} Frost binds (flags: --bind): TensorFlow's
+#             frozen graph is run with these fed, Frost's without them, and
+#             must give bit-identical outputs; Frost's graph must keep no
+#             Switch, Merge, Assign*, Ref* op nor the bound placeholders
+#   tf_unimportable  TensorFlow's frozen graph does not import, failing with
+#             this text (with improves: checked; with bound: the restored
+#             session, fed the bound values, is the oracle instead)
 
 
 def case_seeds():
@@ -297,6 +319,91 @@ def case_gather_batch_dims():
             "tf_fails": "batch_dims must be 0 for freeze_graph"}
 
 
+def batch_norm(x, is_training, name, decay=0.9, epsilon=1e-3):
+    """Classic TF1 batch normalization over NHWC: batch statistics when
+    training, updating the moving averages (AssignSub on ref variables, under
+    the cond, as control dependencies of the statistics), else the moving
+    statistics."""
+    with V1.variable_scope(name):
+        depth = x.shape[-1]
+        gamma = V1.get_variable("gamma", [depth], initializer=V1.ones_initializer())
+        beta = V1.get_variable("beta", [depth], initializer=V1.zeros_initializer())
+        moving_mean = V1.get_variable("moving_mean", [depth], trainable=False,
+                                      initializer=V1.zeros_initializer())
+        moving_variance = V1.get_variable("moving_variance", [depth], trainable=False,
+                                          initializer=V1.ones_initializer())
+
+        def batch_statistics():
+            mean, variance = tf.nn.moments(x, [0, 1, 2])
+            update_mean = V1.assign_sub(moving_mean, (moving_mean - mean) * (1 - decay),
+                                        name="update_mean")
+            update_variance = V1.assign_sub(moving_variance,
+                                            (moving_variance - variance) * (1 - decay),
+                                            name="update_variance")
+            with tf.control_dependencies([update_mean, update_variance]):
+                return tf.identity(mean), tf.identity(variance)
+
+        mean, variance = tf.cond(is_training, batch_statistics,
+                                 lambda: (moving_mean.value(), moving_variance.value()))
+        return tf.nn.batch_normalization(x, mean, variance, beta, gamma, epsilon)
+
+
+def case_cnn_batch_norm():
+    # conv2d -> batch norm (is_training) -> relu -> max_pool -> dense ->
+    # softmax, trained with the default is_training=True, so the moving
+    # statistics move. Freezing for probs keeps the cond's training branch:
+    # its AssignSub and the RefSwitch feeding it the moving average, which
+    # TensorFlow's converter turns into a float Const and then cannot import
+    # ("expected float_ref"). Without flags Frost writes exactly that graph;
+    # --strip-training-ops rewrites the four ref ops as users do by hand, and
+    # the graph imports and computes, fed is_training=False, what the
+    # restored session does.
+    x = V1.placeholder(tf.float32, [None, 8, 8, 1], name="x")
+    is_training = V1.placeholder_with_default(True, [], name="is_training")
+    with V1.variable_scope("conv"):
+        kernel = V1.get_variable("kernel", [3, 3, 1, 4],
+                                 initializer=V1.glorot_uniform_initializer(seed=1))
+        bias = V1.get_variable("bias", [4],
+                               initializer=V1.random_uniform_initializer(-0.1, 0.1, seed=2))
+        h = tf.nn.bias_add(tf.nn.conv2d(x, kernel, strides=1, padding="SAME"), bias)
+    h = tf.nn.relu(batch_norm(h, is_training, "bn"))
+    h = tf.nn.max_pool2d(h, 2, 2, "VALID")
+    logits = dense(tf.reshape(h, [-1, 4 * 4 * 4]), 3, "logits")
+    tf.nn.softmax(logits, name="probs")
+    labels = V1.placeholder(tf.int32, [None], name="labels")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels,
+                                                                         logits=logits))
+    train = V1.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+    def prepare(sess):
+        for _ in range(3):
+            sess.run(train, {x: RNG.random((6, 8, 8, 1), np.float32),
+                             labels: RNG.integers(0, 3, 6)})
+        mean, variance = sess.run(V1.get_collection(V1.GraphKeys.GLOBAL_VARIABLES,
+                                                    "bn/moving_"))
+        if (mean == 0).any() or (variance == 1).any():
+            raise Mismatch("cnn: training left the moving statistics at their initial values")
+
+    return {"outputs": ["probs"], "prepare": prepare, "flags": ["--strip-training-ops"],
+            "feeds": {"x": RNG.random((5, 8, 8, 1), np.float32), "is_training": False},
+            "tf_unimportable": "expected float_ref",
+            "improves": {"bn/cond/update_mean/Switch": ("op", "RefSwitch -> Switch"),
+                         "bn/cond/update_mean": ("op", "AssignSub -> Sub"),
+                         "bn/cond/update_variance/Switch": ("op", "RefSwitch -> Switch"),
+                         "bn/cond/update_variance": ("op", "AssignSub -> Sub")}}
+
+
+def case_cnn_batch_norm_bound():
+    # The same model frozen with is_training bound to false: the cond folds to
+    # its moving-statistics branch, the updates and their RefSwitch go with
+    # the training branch. TensorFlow's frozen graph (the same as above) does
+    # not import, so the restored session fed is_training=False is the oracle.
+    spec = case_cnn_batch_norm()
+    del spec["improves"], spec["feeds"]["is_training"]
+    spec.update(flags=["--bind", "is_training=false"], bound={"is_training": False})
+    return spec
+
+
 CASES = [("seeds", case_seeds), ("partial_restore", case_partial_restore),
          ("renamed_by_saver", case_renamed_by_saver), ("renamed_by_map", case_renamed_by_map),
          ("ema", case_ema), ("mlp", case_mlp), ("resource", case_resource),
@@ -304,7 +411,9 @@ CASES = [("seeds", case_seeds), ("partial_restore", case_partial_restore),
          ("partitioned", case_partitioned), ("control_flow", case_control_flow),
          ("control_flow_v2", case_control_flow_v2), ("function_call", case_function_call),
          ("cond_on_variable", case_cond_on_variable), ("scalar_string", case_scalar_string),
-         ("gather_batch_dims", case_gather_batch_dims)]
+         ("gather_batch_dims", case_gather_batch_dims),
+         ("cnn_batch_norm", case_cnn_batch_norm),
+         ("cnn_batch_norm_bound", case_cnn_batch_norm_bound)]
 
 
 # ------------------------------------------------------------ machinery
@@ -339,16 +448,21 @@ def tf_freeze(graph, spec, prefix):
         node.device = ""
     reference = None
     try:
-        with V1.Session(graph=graph) as sess:
+        # The session is fed what Frost binds, too.
+        with V1.Session(graph=graph, config=AS_WRITTEN if "bound" in spec else None) as sess:
             spec["restorer"].restore(sess, prefix)
             reference = sess.run([graph.get_tensor_by_name(o + ":0") for o in spec["outputs"]],
                                  {graph.get_tensor_by_name(k + ":0"): v
-                                  for k, v in spec.get("feeds", {}).items()})
+                                  for k, v in session_feeds(spec).items()})
             return V1.graph_util.convert_variables_to_constants(
                 sess, meta.graph_def, spec["outputs"]), None, reference
     except Exception as e:  # noqa: BLE001 - any TensorFlow failure
         lines = str(e).splitlines()
         return None, next((l.strip() for l in lines if "uninitialized" in l), lines[0]), reference
+
+
+def session_feeds(spec):
+    return dict(spec.get("feeds", {}), **spec.get("bound", {}))
 
 
 def frost_freeze(spec, prefix):
@@ -381,14 +495,21 @@ def compare_graphs(name, want, got, improves=None):
                        % (name, want_names, got_names))
     for a, b in zip(want.node, got.node):
         where = "%s: node '%s'" % (name, a.name)
+        rewritten = improves.get(a.name, ("",))[0] == "op"
+        if rewritten and a.op == b.op:
+            raise Mismatch("%s: expected op %s to be rewritten" % (where, a.op))
         for field in ("op", "input", "device"):
-            if getattr(a, field) != getattr(b, field):
+            if getattr(a, field) != getattr(b, field) and not (rewritten and field == "op"):
                 raise Mismatch("%s: %s differs\n  tensorflow: %s\n  frost:      %s"
                                % (where, field, getattr(a, field), getattr(b, field)))
-        if sorted(a.attr) != sorted(b.attr):
+        # A rewritten node drops the attributes its new op does not have
+        # (AssignSub's use_locking on Sub); "_class" and the like stay.
+        keys = sorted(k for k in a.attr if not rewritten or k.startswith("_")
+                      or k in {d.name for d in op_def_registry.get(b.op).attr})
+        if keys != sorted(b.attr):
             raise Mismatch("%s: attributes differ\n  tensorflow: %s\n  frost:      %s"
-                           % (where, sorted(a.attr), sorted(b.attr)))
-        for key in a.attr:
+                           % (where, keys, sorted(b.attr)))
+        for key in keys:
             va, vb = a.attr[key], b.attr[key]
             if improves.get(a.name, ("",))[0] == key:
                 if va == vb:
@@ -427,12 +548,13 @@ def compare_tensors(where, a, b):
           % (where, a, b))
 
 
-def run_graph(graph_def, spec):
+def run_graph(graph_def, spec, feeds=None, config=None):
     with tf.Graph().as_default() as g:
         tf.graph_util.import_graph_def(graph_def, name="")
-        feeds = {g.get_tensor_by_name(k + ":0"): v for k, v in spec.get("feeds", {}).items()}
+        feeds = {g.get_tensor_by_name(k + ":0"): v
+                 for k, v in (spec.get("feeds", {}) if feeds is None else feeds).items()}
         fetches = [g.get_tensor_by_name(o + ":0") for o in spec["outputs"]]
-        with V1.Session(graph=g) as sess:
+        with V1.Session(graph=g, config=config) as sess:
             return sess.run(fetches, feeds)
 
 
@@ -476,6 +598,8 @@ def check_case(name, builder, workdir):
         raise Mismatch("%s: TensorFlow failed: %s" % (name, tf_error))
     if got is None:
         raise Mismatch("%s: freeze-graph failed:\n%s" % (name, stderr))
+    if "bound" in spec:
+        return check_bound(name, spec, want, got, reference)
     compare_graphs(name, want, got, spec.get("improves"))
     checked = []
     for node in got.node:
@@ -493,8 +617,10 @@ def check_case(name, builder, workdir):
             run_graph(want, spec)
             raise Mismatch("%s: TensorFlow's frozen graph imports after all" % name)
         except ValueError as e:
+            if spec.get("tf_unimportable", "") not in str(e):
+                raise
             print("%s: TensorFlow's frozen graph does not import (%s); Frost's does: %s"
-                  % (name, str(e).splitlines()[0][:80],
+                  % (name, spec.get("tf_unimportable") or str(e).splitlines()[0][:80],
                      "; ".join("%s %s" % (n, w) for n, (_, w) in spec["improves"].items())))
         tf_out = reference
     else:
@@ -516,10 +642,51 @@ def check_case(name, builder, workdir):
     return "fixed" if "improves" in spec else "identical"
 
 
+def check_bound(name, spec, want, got, reference):
+    """Frost bound placeholders and folded the branches they decide, so its
+    graph differs from TensorFlow's by design: outputs are compared instead,
+    Frost's run without the bound placeholders, TensorFlow's fed them."""
+    left = sorted({n.op for n in got.node
+                   if n.op in ("Switch", "Merge") or n.op.startswith(("Assign", "Ref"))}
+                  | {n.name for n in got.node if n.name in spec["bound"]})
+    if left:
+        raise Mismatch("%s: Frost's graph keeps %s" % (name, ", ".join(left)))
+    # The frozen variables both graphs keep must hold the same bytes.
+    theirs = {n.name: n for n in want.node if n.op == "Const"}
+    for node in got.node:
+        if node.op == "Const" and node.name in theirs:
+            compare_tensors("%s: node '%s'" % (name, node.name),
+                            theirs[node.name].attr["value"].tensor, node.attr["value"].tensor)
+    fed = ", ".join("%s=%s" % kv for kv in spec["bound"].items())
+    if "tf_unimportable" in spec:
+        try:
+            run_graph(want, spec, session_feeds(spec), AS_WRITTEN)
+            raise Mismatch("%s: TensorFlow's frozen graph imports after all" % name)
+        except ValueError as e:
+            if spec["tf_unimportable"] not in str(e):
+                raise
+            print("%s: TensorFlow's frozen graph does not import (%s); the restored session "
+                  "fed %s is the oracle" % (name, spec["tf_unimportable"], fed))
+        tf_out = reference
+    else:
+        tf_out = run_graph(want, spec, session_feeds(spec), AS_WRITTEN)
+    frost_out = run_graph(got, spec, config=AS_WRITTEN)
+    for output, a, b in zip(spec["outputs"], tf_out, frost_out):
+        if not same_outputs(a, b):
+            raise Mismatch("%s: output '%s' differs\n  tensorflow (%s): %r\n  frost:      %r"
+                           % (name, output, fed, a, b))
+    print("%s: %d nodes (TensorFlow's: %d), no Switch/Merge left, outputs as TensorFlow's "
+          "with %s fed (%s)"
+          % (name, len(got.node), len(want.node), fed,
+             ", ".join("%s=%s" % (o, np.array2string(np.asarray(v).ravel()[:4], precision=7))
+                       for o, v in zip(spec["outputs"], frost_out))))
+    return "bound"
+
+
 def main():
     workdir = sys.argv[1]
     wanted = set(sys.argv[2:])
-    counts = {"identical": 0, "fixed": 0, "refused": 0, "beyond": 0}
+    counts = {"identical": 0, "fixed": 0, "refused": 0, "beyond": 0, "bound": 0}
     try:
         for name, builder in CASES:
             if wanted and name not in wanted:
@@ -531,8 +698,10 @@ def main():
     print("%d constants, %d byte-identical to TensorFlow's encoding"
           % (STATS["constants"], STATS["identical"]))
     print("froze %d models identically to TensorFlow; %d alike but for a fix TensorFlow lacks; "
+          "%d with placeholders bound, computing what TensorFlow does fed them; "
           "%d that TensorFlow cannot freeze; %d refused by both"
-          % (counts["identical"], counts["fixed"], counts["beyond"], counts["refused"]))
+          % (counts["identical"], counts["fixed"], counts["bound"], counts["beyond"],
+             counts["refused"]))
 
 
 if __name__ == "__main__":
