@@ -1,0 +1,55 @@
+//===- FunctionBody.h - Copying a FunctionDef's body into a graph -*- C++ -*-===//
+//
+// Inlining a call and instantiating a signature both copy a function's nodes
+// into a graph: each body node gets a prefixed name, default attributes from
+// its OpDef, and its inputs translated from function form (an argument name,
+// `node:output_arg:index`, `^node`) to graph form (`node:k`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_IR_FUNCTIONBODY_H
+#define FROST_IR_FUNCTIONBODY_H
+
+#include "frost/IR/Graph.h"
+#include "frost/IR/OpRegistry.h"
+
+#include <string>
+#include <vector>
+
+namespace frost {
+
+/// A tensor of the graph: output `Port` of `Src`.
+struct TensorOf {
+  Node *Src = nullptr;
+  int Port = 0;
+};
+
+struct BodyCopyOptions {
+  /// Prepended to every body node's name ("caller/", or "").
+  std::string Prefix;
+  /// The tensor each input_arg of the function receives.
+  std::vector<TensorOf> Args;
+  /// Node names already taken get a `_N` suffix instead of failing.
+  bool UniquifyNames = true;
+};
+
+struct BodyCopy {
+  /// The copied nodes, in body order.
+  std::vector<Node *> Nodes;
+  /// The tensor of each output_arg, in signature order.
+  std::vector<TensorOf> Returns;
+  /// The nodes of `control_ret`, in signature control_output order.
+  std::vector<Node *> ControlReturns;
+};
+
+/// Copies F's body into G. Errors name the function and node: an input that
+/// names nothing, an output argument the op does not have, an op without an
+/// OpDef where one is needed, attribute placeholders (polymorphic functions).
+absl::StatusOr<BodyCopy> copyFunctionBody(Graph &G, const tensorflow::FunctionDef &F,
+                                          const OpRegistry &Ops, const BodyCopyOptions &Options);
+
+/// The function named `Name` in G's library, or null.
+const tensorflow::FunctionDef *findFunction(const Graph &G, llvm::StringRef Name);
+
+} // namespace frost
+
+#endif // FROST_IR_FUNCTIONBODY_H

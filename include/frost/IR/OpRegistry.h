@@ -1,0 +1,55 @@
+//===- OpRegistry.h - The OpDefs a model carries ----------------*- C++ -*-===//
+//
+// Frost has no op registry of its own: a MetaGraph's `stripped_op_list` (which
+// TensorFlow writes with every SavedModel and .meta) and the signatures of the
+// library's functions describe the ops a graph uses. Function bodies name
+// outputs by argument (`node:output_arg:index`); turning those into graph
+// ports (`node:k`) and restoring stripped default attributes needs these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_IR_OPREGISTRY_H
+#define FROST_IR_OPREGISTRY_H
+
+#include "frost/Support/Status.h"
+#include "frost/proto/graph.pb.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <deque>
+
+namespace frost {
+
+using ProtoAttrMap = google::protobuf::Map<std::string, tensorflow::AttrValue>;
+
+class OpRegistry {
+public:
+  /// Later definitions of an op do not replace earlier ones.
+  void add(const tensorflow::OpList &Ops);
+  /// Each function is an op named after it.
+  void add(const tensorflow::FunctionDefLibrary &Library);
+
+  const tensorflow::OpDef *find(llvm::StringRef Op) const { return ByName.lookup(Op); }
+  bool empty() const { return ByName.empty(); }
+
+private:
+  void add(const tensorflow::OpDef &Def);
+  std::deque<tensorflow::OpDef> Defs;
+  llvm::StringMap<const tensorflow::OpDef *> ByName;
+};
+
+/// How many tensors argument `Arg` stands for in a node with `Attrs`: 1, or
+/// the value of its number_attr, or the length of its type_list_attr.
+absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoAttrMap &Attrs);
+
+/// The flat output number of `OutputArg`:`Index` for a node of op `Def`.
+absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAttrMap &Attrs,
+                                    llvm::StringRef OutputArg, int Index);
+
+/// Adds the OpDef's default value of every attribute `Attrs` lacks, as
+/// TensorFlow does when it imports a graph saved with stripped defaults.
+void addDefaultAttrs(const tensorflow::OpDef &Def, ProtoAttrMap &Attrs);
+
+} // namespace frost
+
+#endif // FROST_IR_OPREGISTRY_H

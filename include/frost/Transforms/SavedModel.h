@@ -1,0 +1,46 @@
+//===- SavedModel.h - Signatures of object-based SavedModels ----*- C++ -*-===//
+//
+// In a TF2 SavedModel (tf.saved_model.save, Keras export) a signature's
+// outputs are outputs of a (Stateful)PartitionedCall of a library function;
+// the computation is in that function, and the variables it reads are its
+// last arguments, captured from VarHandleOps whose checkpoint keys come from
+// the object graphs. convert_variables_to_constants_v2 freezes the function
+// as TensorFlow instantiates it: a graph with a Placeholder per argument
+// (named after it) and the body's nodes, outputs `Identity`, `Identity_1`, ...
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_TRANSFORMS_SAVEDMODEL_H
+#define FROST_TRANSFORMS_SAVEDMODEL_H
+
+#include "frost/Support/Status.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace frost {
+
+class Model;
+
+/// `variables/variables` of the SavedModel at `Path` (its directory or its
+/// saved_model.pb), or "" when it has no variables.
+std::string savedModelVariables(llvm::StringRef Path);
+
+/// The function a signature's outputs come from, or "" when they are plain
+/// graph tensors (TF1 signatures) or the signature does not exist.
+std::string signatureFunction(const Model &M, llvm::StringRef Signature);
+
+/// Replaces M's graph by signature `Signature`'s function instantiated as
+/// TensorFlow does for convert_variables_to_constants_v2. Captured variables
+/// become VarHandleOps named after their arguments, whose checkpoint keys in
+/// `Checkpoint` (the SavedModel's variables/variables; may be empty when
+/// nothing is captured) are recorded in M.variableSources(); captured
+/// constants are copied. The container becomes a MetaGraph with this one
+/// signature, naming the new graph's tensors. `Notes` hears what was done.
+absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
+                                  llvm::StringRef Checkpoint, std::vector<std::string> &Notes);
+
+} // namespace frost
+
+#endif // FROST_TRANSFORMS_SAVEDMODEL_H

@@ -1,0 +1,170 @@
+//===- FunctionBody.cpp - Copying a FunctionDef's body into a graph -------===//
+#include "frost/IR/FunctionBody.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <map>
+
+namespace frost {
+
+const tensorflow::FunctionDef *findFunction(const Graph &G, llvm::StringRef Name) {
+  for (const tensorflow::FunctionDef &F : G.library().function())
+    if (F.signature().name() == Name)
+      return &F;
+  return nullptr;
+}
+
+namespace {
+
+bool hasAttrPlaceholder(const tensorflow::AttrValue &V) {
+  return !V.placeholder().empty();
+}
+
+class BodyCopier {
+public:
+  BodyCopier(Graph &G, const tensorflow::FunctionDef &F, const OpRegistry &Ops,
+             const BodyCopyOptions &Options)
+      : G(G), F(F), Ops(Ops), Options(Options) {}
+
+  absl::StatusOr<BodyCopy> run();
+
+private:
+  absl::Status error(llvm::StringRef Node, const std::string &Message) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("function '", F.signature().name(), "'",
+                     Node.empty() ? "" : absl::StrCat(", node '", Node.str(), "'"), ": ",
+                     Message));
+  }
+  /// The graph tensor a body edge ("arg", "node:out:k", "node:k") names.
+  absl::StatusOr<TensorOf> resolve(llvm::StringRef User, llvm::StringRef Text) const;
+
+  Graph &G;
+  const tensorflow::FunctionDef &F;
+  const OpRegistry &Ops;
+  const BodyCopyOptions &Options;
+  std::map<std::string, int, std::less<>> ArgIndex;
+  /// Body node name -> (its copy, its NodeDef).
+  std::map<std::string, std::pair<Node *, const tensorflow::NodeDef *>, std::less<>> Copies;
+};
+
+absl::StatusOr<TensorOf> BodyCopier::resolve(llvm::StringRef User, llvm::StringRef Text) const {
+  llvm::SmallVector<llvm::StringRef, 3> Parts;
+  Text.split(Parts, ':');
+  if (Parts.size() == 1) {
+    if (auto It = ArgIndex.find(Text); It != ArgIndex.end())
+      return Options.Args[It->second];
+    if (auto It = Copies.find(Text); It != Copies.end())
+      return TensorOf{It->second.first, 0};
+    return error(User, absl::StrCat("input '", Text.str(), "' names no argument or node"));
+  }
+  auto It = Copies.find(Parts[0]);
+  if (It == Copies.end())
+    return error(User, absl::StrCat("input '", Text.str(), "' names no node"));
+  Node *Src = It->second.first;
+  const tensorflow::NodeDef &SrcDef = *It->second.second;
+  int Index = 0;
+  if (Parts.size() == 2) {
+    // "node:k", accepted as TensorFlow's own resolvers do.
+    if (Parts[1].getAsInteger(10, Index) || Index < 0)
+      return error(User, absl::StrCat("input '", Text.str(), "' is malformed"));
+    return TensorOf{Src, Index};
+  }
+  if (Parts.size() != 3 || Parts[2].getAsInteger(10, Index) || Index < 0)
+    return error(User, absl::StrCat("input '", Text.str(), "' is malformed"));
+  const tensorflow::OpDef *Def = Ops.find(SrcDef.op());
+  if (!Def)
+    return error(User, absl::StrCat("input '", Text.str(), "': op ", SrcDef.op(),
+                                    " has no OpDef in the model's op list, so its output '",
+                                    Parts[1].str(), "' cannot be numbered"));
+  absl::StatusOr<int> Port = flatOutputIndex(*Def, SrcDef.attr(), Parts[1], Index);
+  if (!Port.ok())
+    return error(User, absl::StrCat("input '", Text.str(), "': ", Port.status().message()));
+  return TensorOf{Src, *Port};
+}
+
+absl::StatusOr<BodyCopy> BodyCopier::run() {
+  const tensorflow::OpDef &Sig = F.signature();
+  if (static_cast<int>(Options.Args.size()) != Sig.input_arg_size())
+    return error("", absl::StrCat("called with ", Options.Args.size(), " arguments but takes ",
+                                  Sig.input_arg_size()));
+  for (int I = 0; I < Sig.input_arg_size(); ++I)
+    ArgIndex.emplace(Sig.input_arg(I).name(), I);
+
+  BodyCopy Out;
+  for (const tensorflow::NodeDef &ND : F.node_def()) {
+    for (const auto &[Name, Value] : ND.attr())
+      if (hasAttrPlaceholder(Value))
+        return absl::UnimplementedError(absl::StrCat(
+            "function '", Sig.name(), "', node '", ND.name(), "': attribute '", Name,
+            "' is the placeholder $", Value.placeholder(),
+            " (a polymorphic function); only concrete functions can be copied"));
+    std::string Name = Options.Prefix + ND.name();
+    if (G.findNode(Name)) {
+      if (!Options.UniquifyNames)
+        return error(ND.name(), absl::StrCat("the graph already has a node '", Name, "'"));
+      Name = G.uniqueName(Name);
+    }
+    Node *N = G.createNode(Name, ND.op());
+    N->setDevice(ND.device());
+    for (const auto &[Key, Value] : ND.attr())
+      N->attr(Key) = Value;
+    if (const tensorflow::OpDef *Def = Ops.find(ND.op()))
+      for (const tensorflow::OpDef::AttrDef &A : Def->attr())
+        if (A.has_default_value() && !N->findAttr(A.name()))
+          N->attr(A.name()) = A.default_value();
+    if (!Copies.emplace(ND.name(), std::make_pair(N, &ND)).second)
+      return error(ND.name(), "two body nodes have this name");
+    Out.Nodes.push_back(N);
+  }
+  for (const tensorflow::NodeDef &ND : F.node_def()) {
+    Node *N = Copies.find(ND.name())->second.first;
+    for (const std::string &In : ND.input()) {
+      llvm::StringRef Text(In);
+      if (Text.consume_front("^")) {
+        if (auto It = Copies.find(Text); It != Copies.end())
+          N->addControlInput(It->second.first);
+        else if (auto ArgIt = ArgIndex.find(Text); ArgIt != ArgIndex.end())
+          N->addControlInput(Options.Args[ArgIt->second].Src);
+        else
+          return error(ND.name(), absl::StrCat("control input '", In, "' names no node"));
+        continue;
+      }
+      FROST_ASSIGN_OR_RETURN(TensorOf T, resolve(ND.name(), Text));
+      N->addDataInput(T.Src, T.Port);
+    }
+  }
+  for (const tensorflow::OpDef::ArgDef &Arg : Sig.output_arg()) {
+    auto It = F.ret().find(Arg.name());
+    if (It == F.ret().end())
+      return error("", absl::StrCat("output '", Arg.name(), "' has no `ret` entry"));
+    FROST_ASSIGN_OR_RETURN(TensorOf T, resolve("", It->second));
+    Out.Returns.push_back(T);
+  }
+  std::vector<std::string> ControlNames(Sig.control_output().begin(), Sig.control_output().end());
+  if (ControlNames.empty()) {
+    for (const auto &Entry : F.control_ret())
+      ControlNames.push_back(Entry.first);
+    std::sort(ControlNames.begin(), ControlNames.end()); // protobuf maps have no order
+  }
+  for (const std::string &Name : ControlNames) {
+    auto It = F.control_ret().find(Name);
+    llvm::StringRef Target = It == F.control_ret().end() ? llvm::StringRef(Name)
+                                                          : llvm::StringRef(It->second);
+    auto Copy = Copies.find(Target);
+    if (Copy == Copies.end())
+      return error("", absl::StrCat("control output '", Name, "' names no node"));
+    Out.ControlReturns.push_back(Copy->second.first);
+  }
+  return Out;
+}
+
+} // namespace
+
+absl::StatusOr<BodyCopy> copyFunctionBody(Graph &G, const tensorflow::FunctionDef &F,
+                                          const OpRegistry &Ops, const BodyCopyOptions &Options) {
+  return BodyCopier(G, F, Ops, Options).run();
+}
+
+} // namespace frost

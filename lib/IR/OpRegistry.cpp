@@ -1,0 +1,74 @@
+//===- OpRegistry.cpp - The OpDefs a model carries ------------------------===//
+#include "frost/IR/OpRegistry.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace frost {
+
+void OpRegistry::add(const tensorflow::OpDef &Def) {
+  if (ByName.count(Def.name()))
+    return;
+  Defs.push_back(Def);
+  ByName[Def.name()] = &Defs.back();
+}
+
+void OpRegistry::add(const tensorflow::OpList &Ops) {
+  for (const tensorflow::OpDef &Def : Ops.op())
+    add(Def);
+}
+
+void OpRegistry::add(const tensorflow::FunctionDefLibrary &Library) {
+  for (const tensorflow::FunctionDef &F : Library.function())
+    add(F.signature());
+}
+
+absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoAttrMap &Attrs) {
+  if (!Arg.number_attr().empty()) {
+    auto It = Attrs.find(Arg.number_attr());
+    if (It == Attrs.end() || It->second.value_case() != tensorflow::AttrValue::kI ||
+        It->second.i() < 0 || It->second.i() > (1 << 24))
+      return absl::InvalidArgumentError(absl::StrCat("argument '", Arg.name(),
+                                                     "' needs a count in attribute '",
+                                                     Arg.number_attr(), "'"));
+    return static_cast<int>(It->second.i());
+  }
+  if (!Arg.type_list_attr().empty()) {
+    auto It = Attrs.find(Arg.type_list_attr());
+    if (It == Attrs.end() || !It->second.has_list())
+      return absl::InvalidArgumentError(absl::StrCat("argument '", Arg.name(),
+                                                     "' needs a type list in attribute '",
+                                                     Arg.type_list_attr(), "'"));
+    return It->second.list().type_size();
+  }
+  return 1;
+}
+
+absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAttrMap &Attrs,
+                                    llvm::StringRef OutputArg, int Index) {
+  int Flat = 0;
+  for (const tensorflow::OpDef::ArgDef &Arg : Def.output_arg()) {
+    absl::StatusOr<int> Length = argLength(Arg, Attrs);
+    if (Arg.name() == OutputArg) {
+      if (!Length.ok())
+        return Length.status();
+      if (Index < 0 || Index >= *Length)
+        return absl::InvalidArgumentError(absl::StrCat("output '", OutputArg.str(), ":", Index,
+                                                       "' of op ", Def.name(), " is out of range (",
+                                                       *Length, " tensors)"));
+      return Flat + Index;
+    }
+    if (!Length.ok())
+      return Length.status();
+    Flat += *Length;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("op ", Def.name(), " has no output named '", OutputArg.str(), "'"));
+}
+
+void addDefaultAttrs(const tensorflow::OpDef &Def, ProtoAttrMap &Attrs) {
+  for (const tensorflow::OpDef::AttrDef &A : Def.attr())
+    if (A.has_default_value() && !Attrs.count(A.name()))
+      Attrs[A.name()] = A.default_value();
+}
+
+} // namespace frost

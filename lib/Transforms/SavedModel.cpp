@@ -1,0 +1,363 @@
+//===- SavedModel.cpp - Signatures of object-based SavedModels ------------===//
+//
+// Instantiating a signature's function, as TensorFlow's function_def_to_graph
+// does for a loaded signature: one node per argument, named after it, then
+// the body's nodes under their own names. Captured arguments are matched to
+// SavedObjectGraph nodes by the concrete function's `bound_inputs`; a
+// variable's checkpoint key is found by walking the SavedObjectGraph and the
+// checkpoint's TrackableObjectGraph together from their roots by child name.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Transforms/SavedModel.h"
+
+#include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/IR/FunctionBody.h"
+#include "frost/IR/Model.h"
+#include "frost/Support/Suggest.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+
+namespace frost {
+
+namespace {
+
+using tensorflow::SavedObject;
+using tensorflow::SavedObjectGraph;
+using tensorflow::TrackableObjectGraph;
+
+/// The TrackableObjectGraph a TF2 checkpoint stores under this key.
+constexpr llvm::StringLiteral ObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
+
+bool isCallOp(llvm::StringRef Op) {
+  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
+}
+
+/// "node:k" -> (node, k); "node" -> (node, 0).
+std::pair<llvm::StringRef, int> splitTensorName(llvm::StringRef Tensor) {
+  auto [Name, Port] = Tensor.rsplit(':');
+  int K = 0;
+  if (Port.empty() || Port.getAsInteger(10, K))
+    return {Tensor, 0};
+  return {Name, K};
+}
+
+const tensorflow::SignatureDef *findSignature(const Model &M, llvm::StringRef Name) {
+  const tensorflow::MetaGraphDef *Meta = M.metaGraph();
+  if (!Meta)
+    return nullptr;
+  auto It = Meta->signature_def().find(Name.str());
+  return It == Meta->signature_def().end() ? nullptr : &It->second;
+}
+
+/// The call node every output of `Sig` comes from, or null.
+const Node *signatureCall(const Graph &G, const tensorflow::SignatureDef &Sig) {
+  const Node *Call = nullptr;
+  for (const auto &[Key, Info] : Sig.outputs()) {
+    const Node *N = G.findNode(splitTensorName(Info.name()).first);
+    if (!N || !isCallOp(N->op()) || (Call && Call != N))
+      return nullptr;
+    Call = N;
+  }
+  return Call;
+}
+
+std::string calledFunction(const Node &Call) {
+  const tensorflow::AttrValue *F = Call.findAttr("f");
+  return F && F->has_func() ? F->func().name() : "";
+}
+
+/// Checkpoint keys of the SavedObjectGraph's variables, by walking it and the
+/// checkpoint's TrackableObjectGraph together from node 0 by child name.
+class VariableKeys {
+public:
+  static absl::StatusOr<VariableKeys> read(const SavedObjectGraph &Saved,
+                                           llvm::StringRef Checkpoint);
+  /// The key of SavedObjectGraph node `Id`'s VARIABLE_VALUE, and its path.
+  absl::StatusOr<std::pair<std::string, std::string>> keyOf(int Id) const;
+
+private:
+  const SavedObjectGraph *Saved = nullptr;
+  std::string Checkpoint;
+  TrackableObjectGraph Trackable;
+  /// SavedObjectGraph id -> (TrackableObjectGraph id, path from the root).
+  std::map<int, std::pair<int, std::string>> Matched;
+};
+
+absl::StatusOr<VariableKeys> VariableKeys::read(const SavedObjectGraph &Saved,
+                                                llvm::StringRef Checkpoint) {
+  VariableKeys K;
+  K.Saved = &Saved;
+  K.Checkpoint = Checkpoint.str();
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<CheckpointReader> Reader,
+                         CheckpointReader::open(Checkpoint));
+  if (!Reader->contains(ObjectGraphKey))
+    return absl::NotFoundError(absl::StrCat(
+        "checkpoint ", Checkpoint.str(), " has no '", ObjectGraphKey.str(),
+        "' (it was not written by an object-based TF2 saver), so the variables the "
+        "signature captures cannot be matched to checkpoint keys"));
+  FROST_ASSIGN_OR_RETURN(TensorData Value, Reader->read(ObjectGraphKey));
+  if (Value.dtype() != tensorflow::DT_STRING || Value.elements().size() != 1 ||
+      !K.Trackable.ParseFromString(Value.elements().front()))
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint ", Checkpoint.str(), ": '",
+                                                   ObjectGraphKey.str(),
+                                                   "' is not a serialized TrackableObjectGraph"));
+  if (Saved.nodes_size() == 0 || K.Trackable.nodes_size() == 0)
+    return K;
+  // Breadth first from the roots; an object reachable by several paths
+  // keeps the first (shortest) one.
+  std::deque<int> Queue{0};
+  K.Matched[0] = {0, ""};
+  while (!Queue.empty()) {
+    int S = Queue.front();
+    Queue.pop_front();
+    auto [T, Path] = K.Matched[S];
+    const auto &TChildren = K.Trackable.nodes(T).children();
+    for (const auto &Child : Saved.nodes(S).children()) {
+      if (Child.node_id() < 0 || Child.node_id() >= Saved.nodes_size() ||
+          K.Matched.count(Child.node_id()))
+        continue;
+      for (const auto &TChild : TChildren)
+        if (TChild.local_name() == Child.local_name() && TChild.node_id() >= 0 &&
+            TChild.node_id() < K.Trackable.nodes_size()) {
+          K.Matched[Child.node_id()] = {
+              TChild.node_id(), Path.empty() ? Child.local_name()
+                                             : absl::StrCat(Path, "/", Child.local_name())};
+          Queue.push_back(Child.node_id());
+          break;
+        }
+    }
+  }
+  return K;
+}
+
+absl::StatusOr<std::pair<std::string, std::string>> VariableKeys::keyOf(int Id) const {
+  auto It = Matched.find(Id);
+  if (It == Matched.end())
+    return absl::NotFoundError(absl::StrCat(
+        "object ", Id, " of the SavedObjectGraph is not reachable by name in checkpoint ",
+        Checkpoint, "'s object graph"));
+  const auto &[T, Path] = It->second;
+  for (const auto &Attr : Trackable.nodes(T).attributes())
+    if (Attr.name() == "VARIABLE_VALUE")
+      return std::make_pair(Attr.checkpoint_key(), Path);
+  return absl::NotFoundError(absl::StrCat("object '", Path, "' (", Id, ") has no VARIABLE_VALUE in checkpoint ",
+                                          Checkpoint));
+}
+
+const char *objectKind(const SavedObject &O) {
+  switch (O.kind_case()) {
+  case SavedObject::kUserObject: return "user object";
+  case SavedObject::kAsset: return "asset";
+  case SavedObject::kFunction: return "function";
+  case SavedObject::kVariable: return "variable";
+  case SavedObject::kBareConcreteFunction: return "concrete function";
+  case SavedObject::kConstant: return "constant";
+  case SavedObject::kResource: return "resource (a lookup table or other TF2 resource)";
+  case SavedObject::kCapturedTensor: return "captured tensor";
+  default: return "object of unknown kind";
+  }
+}
+
+/// The shape function_def_to_graph gives argument `I`'s Placeholder.
+std::optional<tensorflow::TensorShapeProto> argumentShape(const tensorflow::FunctionDef &F,
+                                                          int I) {
+  if (auto It = F.attr().find("_input_shapes");
+      It != F.attr().end() && I < It->second.list().shape_size())
+    return It->second.list().shape(I);
+  if (auto It = F.arg_attr().find(I); It != F.arg_attr().end())
+    if (auto S = It->second.attr().find("_output_shapes");
+        S != It->second.attr().end() && S->second.list().shape_size() > 0)
+      return S->second.list().shape(0);
+  return std::nullopt;
+}
+
+void copyAttr(const Node &From, Node &To, const char *Name) {
+  if (const tensorflow::AttrValue *V = From.findAttr(Name))
+    To.attr(Name) = *V;
+}
+
+} // namespace
+
+std::string savedModelVariables(llvm::StringRef Path) {
+  std::string Dir = llvm::sys::fs::is_directory(Path) ? Path.str()
+                    : Path.contains('/')              ? Path.rsplit('/').first.str()
+                                                      : ".";
+  std::string Prefix = Dir + "/variables/variables";
+  return llvm::sys::fs::exists(Prefix + ".index") ? Prefix : "";
+}
+
+std::string signatureFunction(const Model &M, llvm::StringRef Signature) {
+  const tensorflow::SignatureDef *Sig = findSignature(M, Signature);
+  if (!Sig || Sig->outputs().empty())
+    return "";
+  const Node *Call = signatureCall(M.graph(), *Sig);
+  return Call ? calledFunction(*Call) : "";
+}
+
+absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
+                                  llvm::StringRef Checkpoint, std::vector<std::string> &Notes) {
+  const tensorflow::MetaGraphDef *Meta = M.metaGraph();
+  const tensorflow::SignatureDef *Sig = findSignature(M, Signature);
+  if (!Sig) {
+    std::vector<std::string> Keys;
+    if (Meta)
+      for (const auto &Entry : Meta->signature_def())
+        Keys.push_back(Entry.first);
+    std::sort(Keys.begin(), Keys.end());
+    return absl::NotFoundError(absl::StrCat(
+        "no signature '", Signature.str(), "' in ", M.sourcePath(),
+        Keys.empty() ? " (it has none)" : absl::StrCat(" (signatures: ", absl::StrJoin(Keys, ", "), ")")));
+  }
+  const Graph &G = M.graph();
+  const Node *Call = signatureCall(G, *Sig);
+  std::string FName = Call ? calledFunction(*Call) : "";
+  const tensorflow::FunctionDef *F = findFunction(G, FName);
+  if (!F)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "signature '", Signature.str(), "': its outputs are not the outputs of one call of a "
+        "library function (a TF1 signature: freeze it by its output names)"));
+  const tensorflow::OpDef &FSig = F->signature();
+  std::string Where = absl::StrCat("signature '", Signature.str(), "' (function ", FName, ")");
+  if (static_cast<int>(Call->numDataInputs()) != FSig.input_arg_size())
+    return absl::InvalidArgumentError(absl::StrCat(Where, ": node '", Call->name().str(),
+                                                   "' passes ", Call->numDataInputs(),
+                                                   " arguments but the function takes ",
+                                                   FSig.input_arg_size()));
+
+  OpRegistry Ops;
+  if (Meta)
+    Ops.add(Meta->meta_info_def().stripped_op_list());
+  Ops.add(G.library());
+
+  // Which arguments are captured, and what they capture.
+  const SavedObjectGraph *Objects =
+      Meta && Meta->has_object_graph_def() ? &Meta->object_graph_def() : nullptr;
+  const tensorflow::SavedConcreteFunction *Concrete = nullptr;
+  if (Objects)
+    if (auto It = Objects->concrete_functions().find(FName);
+        It != Objects->concrete_functions().end())
+      Concrete = &It->second;
+  int NumArgs = FSig.input_arg_size();
+  int NumBound = Concrete ? Concrete->bound_inputs_size() : 0;
+  if (NumBound > NumArgs)
+    return absl::InvalidArgumentError(absl::StrCat(Where, ": ", NumBound,
+                                                   " bound inputs but only ", NumArgs,
+                                                   " arguments"));
+  std::optional<VariableKeys> Keys;
+
+  auto NewG = std::make_unique<Graph>();
+  NewG->mutableOtherFields() = G.otherFields();
+  std::vector<TensorOf> Args;
+  VariableSourceMap Sources;
+  for (int I = 0; I < NumArgs; ++I) {
+    const tensorflow::OpDef::ArgDef &Arg = FSig.input_arg(I);
+    const Node &Src = *Call->input(I).Src;
+    std::string ArgWhere = absl::StrCat(Where, ", argument ", I, " '", Arg.name(), "'");
+    if (NewG->findNode(Arg.name()))
+      return absl::InvalidArgumentError(absl::StrCat(ArgWhere, ": two arguments have this name"));
+    Node *N = nullptr;
+    if (I < NumArgs - NumBound) {
+      if (Src.op() == "VarHandleOp" || Src.op() == "Const") {
+        // Captured without object graph information (a function-based
+        // TF1 export): take the graph's node as it is.
+        N = NewG->createNode(Arg.name(), Src.op());
+        for (const auto &[Key, Value] : Src.attrs())
+          N->attr(Key) = Value;
+        N->eraseAttr("_output_shapes");
+        if (Src.op() == "VarHandleOp") {
+          const tensorflow::AttrValue *Shared = Src.findAttr("shared_name");
+          std::string Key = Shared && !Shared->s().empty() ? Shared->s() : Src.name().str();
+          Sources[Arg.name()] = {Key, "", absl::StrCat("captured variable '", Src.name().str(), "'"),
+                                 false};
+        }
+      } else {
+        N = NewG->createNode(Arg.name(), "Placeholder");
+        N->attr("dtype").set_type(Arg.type());
+        if (std::optional<tensorflow::TensorShapeProto> Shape = argumentShape(*F, I))
+          *N->attr("shape").mutable_shape() = *Shape;
+      }
+    } else {
+      int Id = Concrete->bound_inputs(I - (NumArgs - NumBound));
+      if (Id < 0 || Id >= Objects->nodes_size())
+        return absl::InvalidArgumentError(
+            absl::StrCat(ArgWhere, ": bound input ", Id, " is not a SavedObjectGraph node"));
+      const SavedObject &O = Objects->nodes(Id);
+      if (O.kind_case() == SavedObject::kVariable) {
+        if (!Keys) {
+          if (Checkpoint.empty())
+            return absl::NotFoundError(absl::StrCat(
+                ArgWhere, " captures variable '", O.variable().name(),
+                "' but the SavedModel has no variables/variables checkpoint"));
+          FROST_ASSIGN_OR_RETURN(VariableKeys K, VariableKeys::read(*Objects, Checkpoint));
+          Keys = std::move(K);
+        }
+        absl::StatusOr<std::pair<std::string, std::string>> Key = Keys->keyOf(Id);
+        if (!Key.ok())
+          return absl::Status(Key.status().code(),
+                              absl::StrCat(ArgWhere, " captures variable '", O.variable().name(),
+                                           "': ", Key.status().message()));
+        N = NewG->createNode(Arg.name(), "VarHandleOp");
+        N->attr("dtype").set_type(O.variable().dtype());
+        *N->attr("shape").mutable_shape() = O.variable().shape();
+        Sources[Arg.name()] = {Key->first, "", absl::StrCat("object graph: ", Key->second), false};
+      } else if (O.kind_case() == SavedObject::kConstant) {
+        const Node *Value = G.findNode(O.constant().operation());
+        if (!Value || Value->op() != "Const")
+          return absl::InvalidArgumentError(absl::StrCat(ArgWhere, " captures constant '",
+                                                         O.constant().operation(),
+                                                         "', which is no Const of the graph"));
+        N = NewG->createNode(Arg.name(), "Const");
+        copyAttr(*Value, *N, "dtype");
+        copyAttr(*Value, *N, "value");
+      } else {
+        return absl::UnimplementedError(absl::StrCat(
+            ArgWhere, " captures object ", Id, ", a ", objectKind(O),
+            "; only variables and constants can be frozen into the graph"));
+      }
+    }
+    Args.push_back({N, 0});
+  }
+
+  BodyCopyOptions Options;
+  Options.Args = Args;
+  FROST_ASSIGN_OR_RETURN(BodyCopy Body, copyFunctionBody(*NewG, *F, Ops, Options));
+
+  // The signature, naming the new graph's tensors.
+  auto NewMeta = std::make_unique<tensorflow::MetaGraphDef>();
+  if (Meta)
+    *NewMeta->mutable_meta_info_def() = Meta->meta_info_def();
+  tensorflow::SignatureDef NewSig = *Sig;
+  for (auto &[Key, Info] : *NewSig.mutable_inputs()) {
+    const Node *In = G.findNode(splitTensorName(Info.name()).first);
+    for (unsigned I = 0; In && I < Call->numDataInputs(); ++I)
+      if (Call->input(I).Src == In)
+        Info.set_name(absl::StrCat(Args[I].Src->name().str(), ":0"));
+  }
+  for (auto &[Key, Info] : *NewSig.mutable_outputs()) {
+    int Port = splitTensorName(Info.name()).second;
+    if (Port < 0 || Port >= static_cast<int>(Body.Returns.size()))
+      return absl::InvalidArgumentError(absl::StrCat(Where, ": output '", Key, "' is ",
+                                                     Info.name(), " but the function has ",
+                                                     Body.Returns.size(), " outputs"));
+    const TensorOf &T = Body.Returns[Port];
+    Info.set_name(absl::StrCat(T.Src->name().str(), ":", T.Port));
+  }
+  (*NewMeta->mutable_signature_def())[Signature.str()] = std::move(NewSig);
+
+  Notes.push_back(absl::StrCat("signature '", Signature.str(), "' is function ", FName, ": ",
+                               NumArgs - NumBound, " inputs, ", NumBound, " captured, ",
+                               F->node_def_size(), " nodes"));
+  M.setGraph(std::move(NewG));
+  M.setContainer(std::move(NewMeta));
+  for (auto &[Name, Source] : Sources)
+    M.variableSources()[Name] = std::move(Source);
+  return absl::OkStatus();
+}
+
+} // namespace frost
