@@ -35,6 +35,7 @@
 #include "frost/Support/Suggest.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/SavedModel.h"
 #include "frost/Transforms/Variables.h"
 
 #include "absl/strings/str_cat.h"
@@ -452,6 +453,29 @@ absl::Status collectionOutputs(const Model &M, llvm::StringRef Name,
   return absl::OkStatus();
 }
 
+/// A SavedModel's one signature (or serving_default) is what it serves.
+std::string defaultSignature(const Model &M) {
+  if (!M.metaGraph())
+    return "";
+  std::vector<std::string> Keys;
+  for (const auto &Entry : M.metaGraph()->signature_def())
+    if (!llvm::StringRef(Entry.first).starts_with("__"))
+      Keys.push_back(Entry.first);
+  return Keys.size() == 1                               ? Keys.front()
+         : llvm::is_contained(Keys, "serving_default") ? "serving_default"
+                                                        : "";
+}
+
+/// The signature a run freezes: --signature, a lone `signature:NAME`
+/// output, or the default one when no output is named.
+std::string requestedSignature(const FreezeConfig &C, const Model &M) {
+  if (!C.Signature.empty())
+    return C.Signature;
+  if (C.Outputs.size() == 1 && llvm::StringRef(C.Outputs[0]).starts_with("signature:"))
+    return C.Outputs[0].substr(strlen("signature:"));
+  return C.Outputs.empty() ? defaultSignature(M) : "";
+}
+
 /// The output nodes: what --outputs names, else the signature's outputs.
 absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, const Model &M,
                                                        std::vector<std::string> &Notes) {
@@ -476,16 +500,9 @@ absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, co
   if (Out.empty() && Errors.empty() && !C.Signature.empty())
     if (absl::Status S = signatureOutputs(M, C.Signature, Out); !S.ok())
       Errors.push_back(std::string(S.message()));
-  if (Out.empty() && Errors.empty() && M.metaGraph()) {
-    // A SavedModel's one signature (or serving_default) is what it serves.
-    std::vector<std::string> Keys;
-    for (const auto &Entry : M.metaGraph()->signature_def())
-      if (!llvm::StringRef(Entry.first).starts_with("__"))
-        Keys.push_back(Entry.first);
-    std::string Chosen = Keys.size() == 1 ? Keys.front()
-                         : llvm::is_contained(Keys, "serving_default") ? "serving_default"
-                                                                        : "";
-    if (!Chosen.empty() && M.kind() == ContainerKind::SavedModel) {
+  if (Out.empty() && Errors.empty() && M.kind() == ContainerKind::SavedModel) {
+    std::string Chosen = defaultSignature(M);
+    if (!Chosen.empty()) {
       Notes.push_back(absl::StrCat("no --outputs: freezing for signature '", Chosen,
                                    "' (use --signature or --outputs to choose)"));
       if (absl::Status S = signatureOutputs(M, Chosen, Out); !S.ok())
@@ -540,8 +557,11 @@ std::string joinList(const std::vector<std::string> &Items) {
 }
 
 absl::Status buildPipeline(const FreezeConfig &C, const FreezeInput &In,
-                           const std::vector<std::string> &Keep, const PassRegistry &Registry,
-                           PassManager &PM) {
+                           const std::vector<std::string> &Keep, bool Tf2,
+                           const PassRegistry &Registry, PassManager &PM) {
+  // convert_variables_to_constants_v2 inlines the calls first (Grappler).
+  if (Tf2)
+    FROST_RETURN_IF_ERROR(addPass(PM, Registry, "inline-functions"));
   if (!C.Rename.empty())
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "rename-variables", {{"map", joinList(C.Rename)}}));
   if (C.Ema)
@@ -556,7 +576,8 @@ absl::Status buildPipeline(const FreezeConfig &C, const FreezeInput &In,
   if (!C.Except.empty())
     Convert.push_back({"except", joinList(C.Except)});
   FROST_RETURN_IF_ERROR(addPass(PM, Registry, "convert-variables-to-constants", Convert));
-  FROST_RETURN_IF_ERROR(addPass(PM, Registry, "strip-save-nodes"));
+  if (!Tf2)
+    FROST_RETURN_IF_ERROR(addPass(PM, Registry, "strip-save-nodes"));
   FROST_RETURN_IF_ERROR(addPass(PM, Registry, "prune", {{"outputs", joinList(Keep)}}));
   if (C.StripTrainingOps)
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "strip-training-ops"));
@@ -809,6 +830,24 @@ int runFreeze(FreezeConfig &C) {
       return fail(absl::Status(S.code(), absl::StrCat(In->GraphPath, ": ", S.message())));
   }
 
+  // A TF2 signature is a function call: its function becomes the graph, as
+  // tf.saved_model.load makes it, and its outputs are the function's.
+  bool Tf2 = false;
+  if (M.kind() == ContainerKind::SavedModel) {
+    std::string Sig = requestedSignature(C, M);
+    if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
+      Notes.clear();
+      Stopwatch Timer(&Timing, "instantiate signature");
+      absl::Status S = instantiateSignature(M, Sig, In->Checkpoint, Notes);
+      for (const std::string &N : Notes)
+        note(N);
+      if (!S.ok())
+        return fail(S);
+      C.Signature = Sig;
+      Tf2 = true;
+    }
+  }
+
   Notes.clear();
   absl::StatusOr<std::vector<OutputName>> Outputs = resolveOutputs(C, M, Notes);
   for (const std::string &N : Notes)
@@ -830,7 +869,7 @@ int runFreeze(FreezeConfig &C) {
     return fail(S);
 
   PassManager PM(C.PM);
-  if (absl::Status S = buildPipeline(C, *In, Keep, Registry, PM); !S.ok())
+  if (absl::Status S = buildPipeline(C, *In, Keep, Tf2, Registry, PM); !S.ok())
     return fail(S);
   if (C.DumpPipeline)
     llvm::errs() << "Pass Manager with " << PM.passes().size() << " passes:\n"
