@@ -120,6 +120,24 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
   }
   for (const tensorflow::NodeDef &ND : F.node_def()) {
     Node *N = Copies.find(ND.name())->second.first;
+    // Colocation with body nodes follows them to their new names; with
+    // nodes outside the body (the graph the function was traced in) it
+    // cannot hold and is dropped.
+    if (auto It = N->mutableAttrs().find("_class");
+        It != N->mutableAttrs().end() && It->second.has_list()) {
+      google::protobuf::RepeatedPtrField<std::string> Kept;
+      for (const std::string &Entry : It->second.list().s()) {
+        if (!llvm::StringRef(Entry).starts_with("loc:@")) {
+          Kept.Add(std::string(Entry));
+        } else if (auto Target = Copies.find(Entry.substr(5)); Target != Copies.end()) {
+          Kept.Add(absl::StrCat("loc:@", Target->second.first->name().str()));
+        }
+      }
+      if (Kept.empty())
+        N->eraseAttr("_class");
+      else
+        It->second.mutable_list()->mutable_s()->Swap(&Kept);
+    }
     for (const std::string &In : ND.input()) {
       llvm::StringRef Text(In);
       if (Text.consume_front("^")) {

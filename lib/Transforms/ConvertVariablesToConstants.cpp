@@ -371,6 +371,13 @@ private:
   }
   /// Index in the library of the function first named `Original`, or -1.
   int indexOf(llvm::StringRef Original);
+  /// The original name of a function renamed by this pass, else `Name`.
+  std::string originalOf(const std::string &Name) const {
+    for (const auto &[Original, New] : NewNames)
+      if (New == Name && Originals.count(Original))
+        return Original;
+    return Name;
+  }
   /// The renamed copy of `Original` to edit (renamed on first use).
   tensorflow::FunctionDef &converted(const std::string &Original);
   const Body &bodyOf(const std::string &Original);
@@ -498,9 +505,12 @@ void FunctionRetyper::convertCaller(const CallerKind &Kind, AttrMapT &Attrs, uns
     else if (It->second.has_list())
       for (const tensorflow::NameAttrList &Func : It->second.list().func())
         Callees.push_back(Func.name());
-    for (const std::string &Callee : Callees)
-      if (indexOf(Callee) >= 0)
-        convertArg(Callee, static_cast<int>(Arg), DT, Shape);
+    for (const std::string &Callee : Callees) {
+      // A callee converted for an earlier argument is called by its new name.
+      std::string Original = originalOf(Callee);
+      if (indexOf(Original) >= 0)
+        convertArg(Original, static_cast<int>(Arg), DT, Shape);
+    }
   }
   renameCalls(Attrs);
   if (auto It = Attrs.find(Kind.TypeAttr); It != Attrs.end())
@@ -522,11 +532,8 @@ void FunctionRetyper::convertCaller(const CallerKind &Kind, AttrMapT &Attrs, uns
         S.add_dim()->set_size(D);
     }
   if (auto It = Attrs.find("body"); It != Attrs.end() && It->second.has_func()) {
-    std::string Body = It->second.func().name();
     // The attribute was renamed above; find the original.
-    for (const auto &[Original, New] : NewNames)
-      if (New == Body && Originals.count(Original))
-        Body = Original;
+    std::string Body = originalOf(It->second.func().name());
     if (indexOf(Body) >= 0) {
       tensorflow::OpDef &Sig = *converted(Body).mutable_signature();
       if (Index < static_cast<unsigned>(Sig.output_arg_size()))
