@@ -262,6 +262,15 @@ void Graph::eraseNodesIf(llvm::function_ref<bool(const Node &)> Pred) {
   }
 }
 
+void Graph::reorder(llvm::ArrayRef<Node *> Order) {
+  assert(Order.size() == NumNodes && "reorder needs every node once");
+  for (Node *N : Order)
+    Nodes.remove(*N);
+  assert(Nodes.empty() && "reorder needs every node once");
+  for (Node *N : Order)
+    Nodes.push_back(*N);
+}
+
 void Graph::renameNode(Node *N, llvm::StringRef NewName) {
   auto [It, Inserted] = ByName.try_emplace(NewName, N);
   assert(Inserted && "node names are unique");

@@ -531,6 +531,59 @@ absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, co
   return Unique;
 }
 
+/// Ops that fill a lookup table; input 0 is the table.
+bool isTableInitializer(llvm::StringRef Op) {
+  return Op == "InitializeTable" || Op == "InitializeTableV2" ||
+         Op == "InitializeTableFromTextFile" || Op == "InitializeTableFromTextFileV2" ||
+         Op == "LookupTableImport" || Op == "LookupTableImportV2" ||
+         Op == "InitializeTableFromDataset";
+}
+
+/// The initializers of the lookup tables the outputs read, and the model's
+/// init op when it initializes nothing but tables: TensorFlow's freezing
+/// drops them and the frozen graph fails with "Table not initialized".
+std::vector<std::string> tableInitializers(const Model &M, const std::vector<std::string> &Keep) {
+  const Graph &G = M.graph();
+  absl::StatusOr<std::vector<bool>> Needed = nodesNeededBy(G, Keep);
+  if (!Needed.ok())
+    return {};
+  std::vector<std::string> Out;
+  for (const Node &N : G)
+    if (isTableInitializer(N.op()) && N.numDataInputs() > 0 &&
+        (*Needed)[N.inputs()[0].Src->id()] && !(*Needed)[N.id()])
+      Out.push_back(N.name().str());
+  if (Out.empty())
+    return Out;
+  // The init op a SavedModel names, kept when it runs only these.
+  std::vector<std::string> InitOps;
+  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph()) {
+    if (auto It = Meta->signature_def().find("__saved_model_init_op");
+        It != Meta->signature_def().end())
+      for (const auto &Entry : It->second.outputs())
+        InitOps.push_back(nodeOfTensor(Entry.second.name()));
+    for (const char *Name : {"saved_model_main_op", "legacy_init_op"})
+      if (auto It = Meta->collection_def().find(Name); It != Meta->collection_def().end())
+        for (const std::string &T : It->second.node_list().value())
+          InitOps.push_back(nodeOfTensor(T));
+  }
+  for (const std::string &Init : InitOps) {
+    const Node *N = G.findNode(Init);
+    if (!N || llvm::is_contained(Out, Init))
+      continue;
+    absl::StatusOr<std::vector<bool>> Runs = nodesNeededBy(G, {Init});
+    if (!Runs.ok())
+      continue;
+    bool OnlyTables = true;
+    for (const Node &R : G)
+      if ((*Runs)[R.id()] && (isVariableOp(R.op()) ||
+                              (isTableInitializer(R.op()) && !llvm::is_contained(Out, R.name()))))
+        OnlyTables = false;
+    if (OnlyTables)
+      Out.push_back(Init);
+  }
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // The pipeline
 //===----------------------------------------------------------------------===//
@@ -557,7 +610,8 @@ std::string joinList(const std::vector<std::string> &Items) {
 }
 
 absl::Status buildPipeline(const FreezeConfig &C, const FreezeInput &In,
-                           const std::vector<std::string> &Keep, bool Tf2,
+                           const std::vector<std::string> &Keep,
+                           const std::vector<std::string> &Tf2Inputs, bool Tf2,
                            const PassRegistry &Registry, PassManager &PM) {
   // convert_variables_to_constants_v2 inlines the calls first (Grappler).
   if (Tf2)
@@ -578,11 +632,18 @@ absl::Status buildPipeline(const FreezeConfig &C, const FreezeInput &In,
   FROST_RETURN_IF_ERROR(addPass(PM, Registry, "convert-variables-to-constants", Convert));
   if (!Tf2)
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "strip-save-nodes"));
-  FROST_RETURN_IF_ERROR(addPass(PM, Registry, "prune", {{"outputs", joinList(Keep)}}));
+  std::vector<std::string> Needed = Keep;
+  for (const std::string &In : Tf2Inputs)
+    if (!llvm::is_contained(Needed, In))
+      Needed.push_back(In);
+  FROST_RETURN_IF_ERROR(addPass(PM, Registry, "prune", {{"outputs", joinList(Needed)}}));
   if (C.StripTrainingOps)
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "strip-training-ops"));
   if (C.ClearDevices)
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "clear-devices"));
+  if (Tf2)
+    FROST_RETURN_IF_ERROR(addPass(PM, Registry, "function-graph-layout",
+                                  {{"inputs", joinList(Tf2Inputs)}, {"outputs", joinList(Keep)}}));
   if (!C.ExtraPipeline.empty())
     FROST_RETURN_IF_ERROR(parsePassPipeline(C.ExtraPipeline, Registry, PM, "--pass-pipeline"));
   return absl::OkStatus();
@@ -665,6 +726,10 @@ struct RunFacts {
   ContainerKind Container;
   std::vector<std::string> Assets;
   std::vector<OutputName> Outputs;
+  std::vector<std::string> Initializers;
+  /// The signature frozen, and its keys -> tensors of the frozen graph.
+  std::string Signature;
+  std::vector<std::pair<std::string, std::string>> SignatureInputs, SignatureOutputs;
   std::vector<FrozenVariable> Frozen;
   size_t NodesBefore = 0, NodesAfter = 0;
   std::string Pipeline;
@@ -713,6 +778,24 @@ absl::Status writeReport(const std::string &Path, const FreezeConfig &C, const R
       J.objectEnd();
     }
     J.arrayEnd();
+    J.key("initializers");
+    J.arrayBegin(true);
+    for (const std::string &I : F.Initializers)
+      J.string(I);
+    J.arrayEnd();
+    if (!F.Signature.empty()) {
+      J.key("signature");
+      J.objectBegin();
+      J.member("name", F.Signature);
+      for (const auto *Part : {&F.SignatureInputs, &F.SignatureOutputs}) {
+        J.key(Part == &F.SignatureInputs ? "inputs" : "outputs");
+        J.objectBegin();
+        for (const auto &[Key, Tensor] : *Part)
+          J.member(Key, Tensor);
+        J.objectEnd();
+      }
+      J.objectEnd();
+    }
     J.key("variables");
     J.arrayBegin();
     uint64_t TotalBytes = 0;
@@ -833,6 +916,7 @@ int runFreeze(FreezeConfig &C) {
   // A TF2 signature is a function call: its function becomes the graph, as
   // tf.saved_model.load makes it, and its outputs are the function's.
   bool Tf2 = false;
+  std::vector<std::string> Tf2Inputs;
   if (M.kind() == ContainerKind::SavedModel) {
     std::string Sig = requestedSignature(C, M);
     if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
@@ -845,6 +929,13 @@ int runFreeze(FreezeConfig &C) {
         return fail(S);
       C.Signature = Sig;
       Tf2 = true;
+      // The signature's inputs, in argument order: kept even when unused,
+      // as TensorFlow keeps them.
+      const tensorflow::SignatureDef &Def = M.metaGraph()->signature_def().at(Sig);
+      for (const Node &N : M.graph())
+        for (const auto &[Key, Info] : Def.inputs())
+          if (nodeOfTensor(Info.name()) == N.name())
+            Tf2Inputs.push_back(N.name().str());
     }
   }
 
@@ -865,11 +956,21 @@ int runFreeze(FreezeConfig &C) {
     if (!llvm::is_contained(Keep, Init))
       Keep.push_back(Init);
   }
+  std::vector<std::string> Initializers = tableInitializers(M, Keep);
+  if (!Initializers.empty()) {
+    note(absl::StrCat("keeping the lookup-table initializers ", absl::StrJoin(Initializers, ", "),
+                      ": run ", Initializers.back(),
+                      " once before the outputs (TensorFlow's freezing drops them: "
+                      "\"Table not initialized\")"));
+    for (const std::string &Init : Initializers)
+      if (!llvm::is_contained(Keep, Init))
+        Keep.push_back(Init);
+  }
   if (absl::Status S = checkCheckpointNeeded(*In, Keep, C); !S.ok())
     return fail(S);
 
   PassManager PM(C.PM);
-  if (absl::Status S = buildPipeline(C, *In, Keep, Tf2, Registry, PM); !S.ok())
+  if (absl::Status S = buildPipeline(C, *In, Keep, Tf2Inputs, Tf2, Registry, PM); !S.ok())
     return fail(S);
   if (C.DumpPipeline)
     llvm::errs() << "Pass Manager with " << PM.passes().size() << " passes:\n"
@@ -882,6 +983,18 @@ int runFreeze(FreezeConfig &C) {
     for (const auto &A : Meta->asset_file_def())
       Facts.Assets.push_back(A.filename());
   Facts.Outputs = *Outputs;
+  Facts.Initializers = Initializers;
+  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
+    if (auto It = Meta->signature_def().find(C.Signature);
+        !C.Signature.empty() && It != Meta->signature_def().end()) {
+      Facts.Signature = C.Signature;
+      for (const auto &[Key, Info] : It->second.inputs())
+        Facts.SignatureInputs.push_back({Key, Info.name()});
+      for (const auto &[Key, Info] : It->second.outputs())
+        Facts.SignatureOutputs.push_back({Key, Info.name()});
+      llvm::sort(Facts.SignatureInputs);
+      llvm::sort(Facts.SignatureOutputs);
+    }
   Facts.NodesBefore = M.graph().size();
   Facts.Pipeline = PM.printPipeline();
   PassContext Ctx(C.Quiet ? llvm::nulls() : llvm::errs());

@@ -199,6 +199,8 @@ public:
   /// survivors into erased nodes are dropped.
   void eraseNodesIf(llvm::function_ref<bool(const Node &)> Pred);
   void renameNode(Node *N, llvm::StringRef NewName);
+  /// Puts the nodes in `Order`, which holds each node of the graph once.
+  void reorder(llvm::ArrayRef<Node *> Order);
   /// A name not yet used, `Base` itself or `Base_1`, `Base_2`, ...
   std::string uniqueName(llvm::StringRef Base) const;
 

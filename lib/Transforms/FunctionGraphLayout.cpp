@@ -1,0 +1,169 @@
+//===- FunctionGraphLayout.cpp - Lay a frozen TF2 graph out as TF does ----===//
+//
+// convert_variables_to_constants_v2 ends by importing the frozen GraphDef and
+// pruning it to the function's inputs and outputs (wrap_function's prune,
+// i.e. eager/lift_to_graph.py), and `frozen.graph.as_graph_def()` is what
+// users save. That copy decides three things this pass reproduces, so Frost's
+// graph equals TensorFlow's node for node and in the same order:
+//  - order: the inputs first, then the other nodes in the reverse of a
+//    depth-first walk from the outputs that enters a node once all its
+//    readers are visited, nodes without inputs ahead of the rest;
+//  - every node another copied node depends on by a control edge gets
+//    `_has_manual_control_dependencies = true` (ops.control_dependencies
+//    marks it);
+//  - `_output_shapes` is gone (the copy does not record it);
+//  - the importer's default attributes are present on the nodes freezing
+//    created (GatherV2's batch_dims).
+// Nodes the outputs do not reach are left after them (prune removes them).
+//
+//===----------------------------------------------------------------------===//
+#include "frost/IR/Model.h"
+#include "frost/Transforms/Passes.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <set>
+
+namespace frost {
+
+namespace {
+
+class FunctionGraphLayoutPass : public Pass {
+  ListOption<std::string> Inputs{*this, "inputs", "The function's input Placeholders, in order"};
+  ListOption<std::string> Outputs{*this, "outputs", "The function's output nodes, in order"};
+
+  absl::Status validateOptions() const override {
+    if (Outputs.empty())
+      return absl::InvalidArgumentError("needs outputs=NAME[;NAME...]: the function's outputs");
+    return absl::OkStatus();
+  }
+
+  /// lift_to_graph's graph_inputs: data inputs, then control inputs.
+  static std::vector<Node *> graphInputs(const Node &N) {
+    std::vector<Node *> Out;
+    for (const Input &In : N.inputs())
+      Out.push_back(In.Src);
+    return Out;
+  }
+
+  absl::Status findNodes(const Graph &G, const ListOption<std::string> &Names,
+                         std::vector<Node *> &Out) const {
+    for (const std::string &Name : Names) {
+      Node *N = G.findNode(llvm::StringRef(Name).split(':').first);
+      if (!N)
+        return absl::NotFoundError(absl::StrCat("no node '", Name, "' in the graph"));
+      if (!llvm::is_contained(Out, N))
+        Out.push_back(N);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status run(Model &M, PassContext &) override {
+    Graph &G = M.graph();
+    std::vector<Node *> Sources, Fetches;
+    FROST_RETURN_IF_ERROR(findNodes(G, Inputs, Sources));
+    FROST_RETURN_IF_ERROR(findNodes(G, Outputs, Fetches));
+    std::vector<bool> IsSource(G.idBound()), Visited(G.idBound()), Marked(G.idBound());
+    for (Node *S : Sources)
+      IsSource[S->id()] = Visited[S->id()] = true;
+
+    // map_subgraph: the readers of each node within the outputs' subgraph.
+    std::vector<std::set<unsigned>> Readers(G.idBound());
+    for (Node *F : Fetches) {
+      std::vector<Node *> Work{F};
+      while (!Work.empty()) {
+        Node *N = Work.back();
+        Work.pop_back();
+        if (Visited[N->id()])
+          continue;
+        Visited[N->id()] = true;
+        for (Node *In : graphInputs(*N)) {
+          Readers[In->id()].insert(N->id());
+          if (!Visited[In->id()])
+            Work.push_back(In);
+        }
+      }
+    }
+
+    // The depth-first walk; a loop's back edge never completes its readers,
+    // so a node left over restarts the walk (the first in graph order, where
+    // TensorFlow takes an arbitrary one).
+    std::vector<Node *> Walk;
+    std::vector<Node *> Stack;
+    for (Node *F : Fetches)
+      if (Readers[F->id()].empty())
+        Stack.push_back(F);
+    std::vector<bool> Unvisited(G.idBound());
+    for (Node *N : Stack)
+      Unvisited[N->id()] = true;
+    auto allReadersMarked = [&](const Node &N) {
+      for (unsigned R : Readers[N.id()])
+        if (!Marked[R])
+          return false;
+      return true;
+    };
+    while (true) {
+      while (!Stack.empty()) {
+        Node *N = Stack.back();
+        Stack.pop_back();
+        if (Marked[N->id()])
+          continue;
+        Marked[N->id()] = true;
+        Unvisited[N->id()] = false;
+        Walk.push_back(N);
+        for (Node *In : graphInputs(*N)) {
+          if (!Marked[In->id()])
+            Unvisited[In->id()] = true;
+          if (allReadersMarked(*In))
+            Stack.push_back(In);
+        }
+      }
+      Node *Next = nullptr;
+      for (Node &N : G)
+        if (Unvisited[N.id()] && !Marked[N.id()]) {
+          Next = &N;
+          break;
+        }
+      if (!Next)
+        break;
+      Stack.push_back(Next);
+    }
+    std::stable_sort(Walk.begin(), Walk.end(), [](const Node *A, const Node *B) {
+      return !A->inputs().empty() && B->inputs().empty();
+    });
+
+    std::vector<Node *> Order(Sources);
+    std::vector<bool> Placed(G.idBound());
+    for (Node *S : Sources)
+      Placed[S->id()] = true;
+    for (auto It = Walk.rbegin(); It != Walk.rend(); ++It)
+      if (!Placed[(*It)->id()]) {
+        Placed[(*It)->id()] = true;
+        Order.push_back(*It);
+      }
+    for (Node &N : G)
+      if (!Placed[N.id()])
+        Order.push_back(&N);
+    G.reorder(Order);
+
+    for (Node &N : G) {
+      N.eraseAttr("_output_shapes");
+      if (N.op() == "GatherV2" && !N.findAttr("batch_dims"))
+        N.attr("batch_dims").set_i(0);
+      if (!Marked[N.id()])
+        continue;
+      for (const Input &In : N.controlInputs())
+        if (Marked[In.Src->id()] || IsSource[In.Src->id()])
+          In.Src->attr("_has_manual_control_dependencies").set_b(true);
+    }
+    return absl::OkStatus();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createFunctionGraphLayoutPass() {
+  return std::make_unique<FunctionGraphLayoutPass>();
+}
+
+} // namespace frost
