@@ -1,6 +1,8 @@
 //===- FunctionBody.cpp - Copying a FunctionDef's body into a graph -------===//
 #include "frost/IR/FunctionBody.h"
 
+#include "frost/IR/OpInfo.h"
+
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -74,6 +76,8 @@ absl::StatusOr<TensorOf> BodyCopier::resolve(llvm::StringRef User, llvm::StringR
   if (Parts.size() != 3 || Parts[2].getAsInteger(10, Index) || Index < 0)
     return error(User, absl::StrCat("input '", Text.str(), "' is malformed"));
   const tensorflow::OpDef *Def = Ops.find(SrcDef.op());
+  if (!Def && Index == 0 && numOutputs(*Src) == std::optional<int>(1))
+    return TensorOf{Src, 0}; // one output: whatever its name, it is port 0
   if (!Def)
     return error(User, absl::StrCat("input '", Text.str(), "': op ", SrcDef.op(),
                                     " has no OpDef in the model's op list, so its output '",

@@ -11,6 +11,7 @@
 //  - every node another copied node depends on by a control edge gets
 //    `_has_manual_control_dependencies = true` (ops.control_dependencies
 //    marks it);
+//  - control inputs are sorted by name (Graph::ToGraphDef sorts them);
 //  - `_output_shapes` is gone (the copy does not record it);
 //  - the importer's default attributes are present on the nodes freezing
 //    created (GatherV2's batch_dims).
@@ -46,6 +47,20 @@ class FunctionGraphLayoutPass : public Pass {
     return Out;
   }
 
+  static void sortControlInputs(Node &N) {
+    std::vector<Node *> Sources;
+    for (const Input &In : N.controlInputs())
+      Sources.push_back(In.Src);
+    if (std::is_sorted(Sources.begin(), Sources.end(),
+                       [](Node *A, Node *B) { return A->name() < B->name(); }))
+      return;
+    std::sort(Sources.begin(), Sources.end(),
+              [](Node *A, Node *B) { return A->name() < B->name(); });
+    N.removeInputsIf([](const Input &In) { return In.isControl(); });
+    for (Node *Src : Sources)
+      N.addControlInput(Src);
+  }
+
   absl::Status findNodes(const Graph &G, const ListOption<std::string> &Names,
                          std::vector<Node *> &Out) const {
     for (const std::string &Name : Names) {
@@ -60,6 +75,9 @@ class FunctionGraphLayoutPass : public Pass {
 
   absl::Status run(Model &M, PassContext &) override {
     Graph &G = M.graph();
+    // As written by Graph::ToGraphDef before TensorFlow walks the graph.
+    for (Node &N : G)
+      sortControlInputs(N);
     std::vector<Node *> Sources, Fetches;
     FROST_RETURN_IF_ERROR(findNodes(G, Inputs, Sources));
     FROST_RETURN_IF_ERROR(findNodes(G, Outputs, Fetches));

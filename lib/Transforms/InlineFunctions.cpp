@@ -104,26 +104,42 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
                                                    " arguments"));
   std::string Prefix = absl::StrCat("Func/", CallName);
 
-  // Each argument through an Identity; the call's control inputs through a NoOp.
+  // Grappler's AddStrictInputSemantics: a call taking a resource and no
+  // control input first waits for its data inputs that are no Placeholder
+  // (instantiate-signature's VarHandleOps stand for TensorFlow's captured
+  // Placeholders).
+  if (Call.controlInputs().empty() &&
+      llvm::any_of(Sig.input_arg(), [](const tensorflow::OpDef::ArgDef &A) {
+        return A.type() == tensorflow::DT_RESOURCE;
+      })) {
+    std::vector<Node *> Sources;
+    for (const Input &In : Call.dataInputs())
+      if (In.Src->op() != "Placeholder" && In.Src->op() != "VarHandleOp" &&
+          !llvm::is_contained(Sources, In.Src))
+        Sources.push_back(In.Src);
+    for (Node *Src : Sources)
+      Call.addControlInput(Src);
+  }
+
+  // Each argument through an Identity; the call's control inputs through a
+  // NoOp, made first.
   BodyCopyOptions Options;
   Options.Prefix = CallName + "/";
-  std::vector<Node *> InputNodes;
-  for (unsigned I = 0; I < Call.numDataInputs(); ++I) {
-    Node *Id = G.createNode(newName(G, Prefix + "/input"), "Identity");
-    Id->setDevice(Call.device());
-    Id->attr("T").set_type(Sig.input_arg(I).type());
-    Id->addDataInput(Call.input(I).Src, Call.input(I).Port);
-    InputNodes.push_back(Id);
-    Options.Args.push_back({Id, 0});
-  }
   Node *InputControl = nullptr;
   if (!Call.controlInputs().empty()) {
     InputControl = G.createNode(newName(G, Prefix + "/input_control_node"), "NoOp");
     InputControl->setDevice(Call.device());
     for (const Input &In : Call.controlInputs())
       InputControl->addControlInput(In.Src);
-    for (Node *Id : InputNodes)
+  }
+  for (unsigned I = 0; I < Call.numDataInputs(); ++I) {
+    Node *Id = G.createNode(newName(G, Prefix + "/input"), "Identity");
+    Id->setDevice(Call.device());
+    Id->attr("T").set_type(Sig.input_arg(I).type());
+    Id->addDataInput(Call.input(I).Src, Call.input(I).Port);
+    if (InputControl)
       Id->addControlInput(InputControl);
+    Options.Args.push_back({Id, 0});
   }
 
   FROST_ASSIGN_OR_RETURN(BodyCopy Body, copyFunctionBody(G, F, Ops, Options));

@@ -295,6 +295,32 @@ def build_resource_gather(path, r):
     return {"inputs": {"serving_default": {"ids": ids}}}
 
 
+class NestedCallsModule(tf.Module):
+    """tf.functions calling tf.functions: nested inlining, a control
+    dependency, and calls that read a variable (Grappler's strict input
+    semantics add input_control_nodes to them)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(tf.random.normal([4]), name="w")
+
+    @tf.function
+    def inner(self, v):
+        return tf.negative(v) * self.w
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def __call__(self, x):
+        with tf.control_dependencies([tf.identity(x, name="dep")]):
+            s = tf.square(x)
+        return self.inner(s) + self.inner(x)
+
+
+def build_nested_calls(path, r):
+    m = NestedCallsModule()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__})
+    return {"inputs": {"serving_default": {"x": r.standard_normal((BATCH, 4)).astype(np.float32)}}}
+
+
 def build_tf1_lookup_table(path, r):
     graph = tf.Graph()
     with graph.as_default():
@@ -338,6 +364,7 @@ MODELS = collections.OrderedDict([
     ("cond", build_cond),
     ("tf1_lookup_table", build_tf1_lookup_table),
     ("resource_gather", build_resource_gather),
+    ("nested_calls", build_nested_calls),
 ])
 
 
