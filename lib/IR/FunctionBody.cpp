@@ -7,7 +7,9 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <queue>
 
 namespace frost {
 
@@ -39,6 +41,8 @@ private:
                      Node.empty() ? "" : absl::StrCat(", node '", Node.str(), "'"), ": ",
                      Message));
   }
+  /// The indices of F's node_defs in the order to create them.
+  std::vector<unsigned> creationOrder() const;
   /// The graph tensor a body edge ("arg", "node:out:k", "node:k") names.
   absl::StatusOr<TensorOf> resolve(llvm::StringRef User, llvm::StringRef Text) const;
 
@@ -88,6 +92,79 @@ absl::StatusOr<TensorOf> BodyCopier::resolve(llvm::StringRef User, llvm::StringR
   return TensorOf{Src, *Port};
 }
 
+static bool isMergeOp(llvm::StringRef Op) { return Op == "Merge" || Op == "RefMerge"; }
+static bool isNextIterationOp(llvm::StringRef Op) {
+  return Op == "NextIteration" || Op == "RefNextIteration";
+}
+
+std::vector<unsigned> BodyCopier::creationOrder() const {
+  unsigned Size = F.node_def_size();
+  std::vector<unsigned> Order;
+  if (!Options.ConstructionOrder) {
+    for (unsigned I = 0; I < Size; ++I)
+      Order.push_back(I);
+    return Order;
+  }
+  // GraphConstructor over [_Arg..., node_def..., _Retval...]: the arguments
+  // come first (nothing precedes them), the _Retvals after every node. So an
+  // input from an argument is met before any node is made, and one naming
+  // nothing is reported later by run().
+  std::map<llvm::StringRef, unsigned> Index;
+  for (unsigned I = 0; I < Size; ++I)
+    Index.emplace(F.node_def(I).name(), I);
+  std::vector<std::vector<unsigned>> Readers(Size);
+  std::vector<int> Pending(Size);
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Ready;
+  for (unsigned I = 0; I < Size; ++I) {
+    const tensorflow::NodeDef &ND = F.node_def(I);
+    int Count = ND.input_size(), FromArgs = 0;
+    bool LoopMerge = false;
+    for (const std::string &In : ND.input()) {
+      llvm::StringRef Text(In);
+      bool Control = Text.consume_front("^");
+      llvm::StringRef Src = Text.split(':').first;
+      auto It = Index.find(Src);
+      if (It == Index.end()) {
+        ++FromArgs;
+        continue;
+      }
+      if (!Control && isMergeOp(ND.op()) && isNextIterationOp(F.node_def(It->second).op()))
+        LoopMerge = true;
+      Readers[It->second].push_back(I);
+    }
+    if (LoopMerge) {
+      Count = 1;
+      for (const std::string &In : ND.input())
+        Count += llvm::StringRef(In).starts_with("^");
+    }
+    // The arguments' edges count down first; a count passing zero there was
+    // ready at zero, as in GraphConstructor.
+    Pending[I] = Count - FromArgs;
+    if (Pending[I] <= 0) {
+      Pending[I] = 0;
+      Ready.push(I);
+    }
+  }
+  std::vector<bool> Made(Size);
+  while (!Ready.empty()) {
+    unsigned I = Ready.top();
+    Ready.pop();
+    Order.push_back(I);
+    Made[I] = true;
+    bool NextIteration = isNextIterationOp(F.node_def(I).op());
+    for (unsigned R : Readers[I]) {
+      if (NextIteration && isMergeOp(F.node_def(R).op()))
+        continue;
+      if (--Pending[R] == 0)
+        Ready.push(R);
+    }
+  }
+  for (unsigned I = 0; I < Size; ++I)
+    if (!Made[I])
+      Order.push_back(I);
+  return Order;
+}
+
 absl::StatusOr<BodyCopy> BodyCopier::run() {
   const tensorflow::OpDef &Sig = F.signature();
   if (static_cast<int>(Options.Args.size()) != Sig.input_arg_size())
@@ -97,7 +174,8 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
     ArgIndex.emplace(Sig.input_arg(I).name(), I);
 
   BodyCopy Out;
-  for (const tensorflow::NodeDef &ND : F.node_def()) {
+  for (unsigned Index : creationOrder()) {
+    const tensorflow::NodeDef &ND = F.node_def(Index);
     for (const auto &[Name, Value] : ND.attr())
       if (hasAttrPlaceholder(Value))
         return absl::UnimplementedError(absl::StrCat(
@@ -114,10 +192,13 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
     N->setDevice(ND.device());
     for (const auto &[Key, Value] : ND.attr())
       N->attr(Key) = Value;
-    if (const tensorflow::OpDef *Def = Ops.find(ND.op()))
+    if (const tensorflow::OpDef *Def = Ops.find(ND.op())) {
       for (const tensorflow::OpDef::AttrDef &A : Def->attr())
         if (A.has_default_value() && !N->findAttr(A.name()))
           N->attr(A.name()) = A.default_value();
+    } else {
+      addKnownDefaultAttrs(*N);
+    }
     if (!Copies.emplace(ND.name(), std::make_pair(N, &ND)).second)
       return error(ND.name(), "two body nodes have this name");
     Out.Nodes.push_back(N);

@@ -72,12 +72,17 @@ const llvm::StringMap<int> &fixedOutputCounts() {
       "GatherV2", "Gather", "GatherNd", "ResourceGather", "ResourceGatherNd", "Enter",
       "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration", "LoopCond",
       "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "ApplyGradientDescent",
-      "ApplyMomentum", "ApplyAdam", "ShardedFilename", "StringJoin", "Print", "Dequantize"});
+      "ApplyMomentum", "ApplyAdam", "ShardedFilename", "StringJoin", "Print", "Dequantize",
+      // TensorLists, which tf.while_loop bodies use (and SavedModels' stripped
+      // op lists miss when only a While's body uses them).
+      "TensorListFromTensor", "TensorListReserve", "TensorListStack", "TensorListGetItem",
+      "TensorListSetItem", "TensorListLength", "TensorListElementShape", "TensorListPushBack",
+      "EmptyTensorList"});
     // Two outputs.
     add(2, {
       "Switch", "RefSwitch", "Merge", "RefMerge", "Unique", "TopKV2", "UniqueV2", "ListDiff",
       "BroadcastGradientArgs", "SoftmaxCrossEntropyWithLogits",
-      "SparseSoftmaxCrossEntropyWithLogits", "MaxPoolWithArgmax"});
+      "SparseSoftmaxCrossEntropyWithLogits", "MaxPoolWithArgmax", "TensorListPopBack"});
     // Three: the value and its range.
     add(3, {
       "QuantizeV2"});
@@ -113,6 +118,39 @@ std::optional<int> numOutputs(const Node &N) {
   if (auto It = fixedOutputCounts().find(Op); It != fixedOutputCounts().end())
     return It->second;
   return functionOutputs(N);
+}
+
+void addKnownDefaultAttrs(Node &N) {
+  auto setBool = [&](const char *Name) {
+    if (!N.findAttr(Name))
+      N.attr(Name).set_b(false);
+  };
+  auto setInt = [&](const char *Name) {
+    if (!N.findAttr(Name))
+      N.attr(Name).set_i(0);
+  };
+  llvm::StringRef Op = N.op();
+  if (Op == "MatMul") {
+    for (const char *Name : {"transpose_a", "transpose_b", "grad_a", "grad_b"})
+      setBool(Name);
+  } else if (Op == "BatchMatMulV2" || Op == "BatchMatMulV3") {
+    for (const char *Name : {"adj_x", "adj_y", "grad_x", "grad_y"})
+      setBool(Name);
+  } else if (Op == "StridedSlice") {
+    for (const char *Name :
+         {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"})
+      setInt(Name);
+  } else if (Op == "Sum" || Op == "Mean" || Op == "Max" || Op == "Min" || Op == "Prod") {
+    setBool("keep_dims");
+  } else if (Op == "Pack") {
+    setInt("axis");
+  } else if (Op == "Cast") {
+    setBool("Truncate");
+  } else if (Op == "TensorListSetItem") {
+    setBool("resize_if_index_out_of_bounds");
+  } else if (Op == "BiasAdd" && !N.findAttr("data_format")) {
+    N.attr("data_format").set_s("NHWC");
+  }
 }
 
 } // namespace frost

@@ -65,6 +65,7 @@ struct FreezeConfig {
   std::vector<std::string> Rename, Bind, Only, Except;
   bool ClearDevices = true;
   bool StripTrainingOps = false;
+  bool KeepFunctionalControlFlow = false;
   std::string Emit;
   std::string ExtraPipeline;
   std::string ReportPath;
@@ -166,6 +167,10 @@ ArgParser makeParser(FreezeConfig &C) {
          "Rewrite reference-typed training ops left after pruning\n"
          "(RefSwitch to Switch, AssignSub to Sub, ...)",
          flag(C.StripTrainingOps), Main});
+  P.add({{"keep-functional-control-flow"}, K::Bool, "",
+         "TF2 SavedModels: keep If/While functional instead of lowering\n"
+         "them to Switch/Merge (TensorFlow's lower_control_flow=False)",
+         flag(C.KeepFunctionalControlFlow), Main});
   P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
          [&C](llvm::StringRef V) {
            if (V != "pb" && V != "pbtxt")
@@ -511,6 +516,18 @@ absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, co
   }
   if (!Errors.empty())
     return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
+  if (Out.empty() && M.kind() == ContainerKind::SavedModel) {
+    std::vector<std::string> Keys;
+    for (const auto &Entry : M.metaGraph()->signature_def())
+      if (!llvm::StringRef(Entry.first).starts_with("__"))
+        Keys.push_back(Entry.first);
+    llvm::sort(Keys);
+    if (!Keys.empty())
+      return absl::InvalidArgumentError(absl::StrCat(
+          M.sourcePath(), " has ", Keys.size(),
+          " signatures and none is serving_default: choose one with --signature (",
+          absl::StrJoin(Keys, ", "), ") or give --outputs"));
+  }
   if (Out.empty()) {
     std::vector<std::string> Candidates;
     for (std::string &Name : inspect::candidateOutputs(M))
@@ -613,9 +630,14 @@ absl::Status buildPipeline(const FreezeConfig &C, const FreezeInput &In,
                            const std::vector<std::string> &Keep,
                            const std::vector<std::string> &Tf2Inputs, bool Tf2,
                            const PassRegistry &Registry, PassManager &PM) {
-  // convert_variables_to_constants_v2 inlines the calls first (Grappler).
+  // convert_variables_to_constants_v2 inlines the calls first (Grappler),
+  // lowering If/Case/While in the same walk unless lower_control_flow=False.
   if (Tf2)
-    FROST_RETURN_IF_ERROR(addPass(PM, Registry, "inline-functions"));
+    FROST_RETURN_IF_ERROR(addPass(
+        PM, Registry, "inline-functions",
+        {{"lower-control-flow", C.KeepFunctionalControlFlow ? "false" : "true"}}));
+  if (Tf2) // Grappler's output spells Const values its own way
+    FROST_RETURN_IF_ERROR(addPass(PM, Registry, "compress-constants"));
   if (!C.Rename.empty())
     FROST_RETURN_IF_ERROR(addPass(PM, Registry, "rename-variables", {{"map", joinList(C.Rename)}}));
   if (C.Ema)

@@ -11,8 +11,11 @@
 //  - every node another copied node depends on by a control edge gets
 //    `_has_manual_control_dependencies = true` (ops.control_dependencies
 //    marks it);
-//  - control inputs are sorted by name (Graph::ToGraphDef sorts them);
+//  - control inputs are sorted by name (Graph::ToGraphDef sorts them), and
+//    those that are data inputs too are dropped (the copy's
+//    control_dependencies drops them);
 //  - `_output_shapes` is gone (the copy does not record it);
+//  - `versions` keeps only the producer (the new graph's min_consumer is unset);
 //  - the importer's default attributes are present on the nodes freezing
 //    created (GatherV2's batch_dims).
 // Nodes the outputs do not reach are left after them (prune removes them).
@@ -164,6 +167,8 @@ class FunctionGraphLayoutPass : public Pass {
         Order.push_back(&N);
     G.reorder(Order);
 
+    if (G.otherFields().has_versions())
+      G.mutableOtherFields().mutable_versions()->clear_min_consumer();
     for (Node &N : G) {
       N.eraseAttr("_output_shapes");
       if (N.op() == "GatherV2" && !N.findAttr("batch_dims"))
@@ -173,6 +178,14 @@ class FunctionGraphLayoutPass : public Pass {
       for (const Input &In : N.controlInputs())
         if (Marked[In.Src->id()] || IsSource[In.Src->id()])
           In.Src->attr("_has_manual_control_dependencies").set_b(true);
+      // The copy drops a control input that is also a data input (Python's
+      // control_dependencies does), though it still marks its producer.
+      std::vector<Node *> DataSources;
+      for (const Input &In : N.dataInputs())
+        DataSources.push_back(In.Src);
+      N.removeInputsIf([&](const Input &In) {
+        return In.isControl() && llvm::is_contained(DataSources, In.Src);
+      });
     }
     return absl::OkStatus();
   }

@@ -9,13 +9,22 @@
 //   <call>/<body node>                  the body
 //   Func/<call>/output/_N               Identity of each result
 //   Func/<call>/output_control_node/_N  NoOp after the body's control outputs
-// `_N` counts up across the whole pass, as Graph::NewName does. Calls inside
-// inlined bodies are inlined in turn (they are appended to the graph, and the
-// walk reaches them). Functions nothing calls any more leave the library.
+// `_N` counts up across the whole pass, as Graph::NewName does.
+//
+// The walk is Grappler's: nodes in the order TensorFlow's GraphConstructor
+// gives them (their ids), then the nodes each step creates, in creation order,
+// so calls inside inlined bodies are inlined in turn. A body is created in the
+// order TensorFlow instantiates it. With `lower-control-flow`, an If, Case or
+// While marked `_lower_using_switch_merge` is lowered to Switch/Merge when the
+// walk reaches it (see ControlFlowLowering.h), on the same counter, and the
+// branch calls it creates are inlined later in the walk, as TensorFlow's
+// convert_variables_to_constants_v2 does by default. Functions nothing calls
+// any more leave the library.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
+#include "frost/Transforms/ControlFlowLowering.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -26,25 +35,47 @@ namespace frost {
 
 namespace {
 
+bool isCallOp(llvm::StringRef Op) {
+  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
+}
+
+bool isTrue(const Node &N, std::string_view Attr) {
+  const tensorflow::AttrValue *V = N.findAttr(Attr);
+  return V && V->value_case() == tensorflow::AttrValue::kB && V->b();
+}
+
 class InlineFunctionsPass : public Pass {
+  Option<bool> LowerControlFlow{
+      *this, "lower-control-flow",
+      "Also lower If/Case/While marked _lower_using_switch_merge to Switch/Merge in the same "
+      "walk, and inline their branches (TensorFlow's lower_control_flow=True)",
+      false};
   Statistic NumInlined{*this, "calls-inlined", "Function calls replaced by their bodies"};
+  Statistic NumLowered{*this, "control-flow-lowered", "If, Case and While nodes lowered"};
   Statistic NumFunctionsDropped{*this, "functions-dropped",
                                 "Library functions no node calls any more"};
 
-  unsigned Counter = 0;
+  NameCounter Names;
+  /// Each node's position in the walk (Grappler's node id), by Node::id().
+  std::vector<unsigned> Rank;
 
-  std::string newName(Graph &G, llvm::StringRef Prefix) {
-    std::string Name;
-    do
-      Name = absl::StrCat(Prefix.str(), "/_", Counter++);
-    while (G.findNode(Name));
-    return Name;
+  std::string newName(Graph &G, llvm::StringRef Prefix) { return Names.newName(G, Prefix); }
+  void addStrictInputs(Node &N, bool TakesResource) {
+    addStrictInputSemantics(N, TakesResource, [this](const Node &X) { return Rank[X.id()]; });
+  }
+
+  /// Grappler's IsFunctionCall.
+  static bool isFunctionCall(const Graph &G, const Node &N) {
+    return isCallOp(N.op()) || N.op() == "SymbolicGradient" || findFunction(G, N.op());
   }
 
   /// The function `Call` calls, or null when it calls none to inline.
   const tensorflow::FunctionDef *callee(const Graph &G, const Node &Call) const {
+    for (std::string_view Attr : {"_xla_compile_id", "_tpu_replicate", "_XlaMustCompile"})
+      if (const tensorflow::AttrValue *V = Call.findAttr(Attr); V && (!V->s().empty() || V->b()))
+        return nullptr; // left to XLA, as Grappler does
     std::string Name;
-    if (Call.op() == "PartitionedCall" || Call.op() == "StatefulPartitionedCall") {
+    if (isCallOp(Call.op())) {
       const tensorflow::AttrValue *F = Call.findAttr("f");
       if (!F || !F->has_func())
         return nullptr;
@@ -57,6 +88,8 @@ class InlineFunctionsPass : public Pass {
       return nullptr;
     if (auto It = Def->attr().find("_noinline"); It != Def->attr().end() && It->second.b())
       return nullptr;
+    if (Def->attr().count("api_implements"))
+      return nullptr; // Grappler leaves these to the implementation selector
     return Def;
   }
 
@@ -72,24 +105,37 @@ class InlineFunctionsPass : public Pass {
     if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
       Ops.add(Meta->meta_info_def().stripped_op_list());
     Ops.add(G.library());
-    // Bodies are appended to the node list, so the walk reaches the calls
-    // inside them too: after a call is replaced, it goes on from the node
-    // that preceded it.
-    for (auto It = G.begin(); It != G.end();) {
-      Node &N = *It;
-      const tensorflow::FunctionDef *F = callee(G, N);
-      if (!F) {
-        ++It;
+    std::vector<Node *> Walk = graphConstructionOrder(G);
+    Rank.assign(G.idBound(), 0);
+    for (unsigned I = 0; I < Walk.size(); ++I)
+      Rank[Walk[I]->id()] = I;
+    for (size_t I = 0; I < Walk.size(); ++I) {
+      Node &N = *Walk[I];
+      unsigned Bound = G.idBound();
+      if (*LowerControlFlow && shouldLowerControlFlow(N)) {
+        addStrictInputs(N, controlFlowTakesResource(N));
+        FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, N, Names));
+        ++NumLowered;
+      } else if (const tensorflow::FunctionDef *F = callee(G, N)) {
+        FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops));
+        ++NumInlined;
+      } else {
         continue;
       }
-      Node *Prev = It == G.begin() ? nullptr : &*std::prev(It);
-      FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops));
-      ++NumInlined;
-      It = Prev ? std::next(Graph::NodeList::iterator(*Prev)) : G.begin();
+      // The new nodes are the tail of the node list, in creation order.
+      auto First = G.end();
+      while (First != G.begin() && std::prev(First)->id() >= Bound)
+        --First;
+      Rank.resize(G.idBound());
+      for (auto It = First; It != G.end(); ++It) {
+        Rank[It->id()] = Walk.size();
+        Walk.push_back(&*It);
+      }
     }
     dropUnusedFunctions(G);
     return absl::OkStatus();
   }
+
 };
 
 absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
@@ -104,27 +150,20 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
                                                    " arguments"));
   std::string Prefix = absl::StrCat("Func/", CallName);
 
-  // Grappler's AddStrictInputSemantics: a call taking a resource and no
-  // control input first waits for its data inputs that are no Placeholder
-  // (instantiate-signature's VarHandleOps stand for TensorFlow's captured
-  // Placeholders).
-  if (Call.controlInputs().empty() &&
-      llvm::any_of(Sig.input_arg(), [](const tensorflow::OpDef::ArgDef &A) {
-        return A.type() == tensorflow::DT_RESOURCE;
-      })) {
-    std::vector<Node *> Sources;
-    for (const Input &In : Call.dataInputs())
-      if (In.Src->op() != "Placeholder" && In.Src->op() != "VarHandleOp" &&
-          !llvm::is_contained(Sources, In.Src))
-        Sources.push_back(In.Src);
-    for (Node *Src : Sources)
-      Call.addControlInput(Src);
-  }
+  // Grappler's AddStrictInputSemantics (instantiate-signature's VarHandleOps
+  // stand for TensorFlow's captured Placeholders and are skipped too).
+  addStrictInputs(Call, llvm::any_of(Sig.input_arg(), [](const tensorflow::OpDef::ArgDef &A) {
+                    return A.type() == tensorflow::DT_RESOURCE;
+                  }));
+  // Grappler's multi-device inlining (calls and lowered branches) waits for
+  // the body's control outputs, single-device inlining for the results.
+  bool MultiDevice = isCallOp(Call.op()) || isTrue(Call, "_lower_as_multi_device_function");
 
   // Each argument through an Identity; the call's control inputs through a
   // NoOp, made first.
   BodyCopyOptions Options;
   Options.Prefix = CallName + "/";
+  Options.ConstructionOrder = true;
   Node *InputControl = nullptr;
   if (!Call.controlInputs().empty()) {
     InputControl = G.createNode(newName(G, Prefix + "/input_control_node"), "NoOp");
@@ -146,26 +185,32 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
   for (Node *N : Body.Nodes) {
     if (N->device().empty())
       N->setDevice(Call.device());
-    // Body nodes without inputs wait for the call's control inputs too.
-    if (InputControl && N->inputs().empty())
+    // Body nodes without inputs, and calls without control inputs, wait for
+    // the call's control inputs too.
+    if (InputControl && (N->inputs().empty() ||
+                         (isFunctionCall(G, *N) && N->controlInputs().empty())))
       N->addControlInput(InputControl);
   }
 
   // Each result through an Identity, read where the call's outputs were.
+  std::vector<Node *> Outputs;
   for (unsigned I = 0; I < Body.Returns.size(); ++I) {
     Node *Out = G.createNode(newName(G, Prefix + "/output"), "Identity");
     Out->setDevice(Call.device());
     Out->attr("T").set_type(Sig.output_arg(I).type());
     Out->addDataInput(Body.Returns[I].Src, Body.Returns[I].Port);
     Call.replaceUsesOfOutput(static_cast<int>(I), Out, 0);
+    Outputs.push_back(Out);
   }
   bool HasControlUsers = llvm::any_of(
       Call.uses(), [&](const Use &U) { return U.User->input(U.InputIndex).isControl(); });
   if (HasControlUsers) {
     Node *OutputControl = G.createNode(newName(G, Prefix + "/output_control_node"), "NoOp");
     OutputControl->setDevice(Call.device());
-    for (Node *N : Body.ControlReturns)
+    for (Node *N : MultiDevice ? Body.ControlReturns : Outputs)
       OutputControl->addControlInput(N);
+    if (OutputControl->inputs().empty() && InputControl)
+      OutputControl->addControlInput(InputControl);
     Call.replaceUsesOfOutput(ControlPort, OutputControl, ControlPort);
   }
   if (Call.hasUses())

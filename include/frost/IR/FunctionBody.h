@@ -30,10 +30,14 @@ struct BodyCopyOptions {
   std::vector<TensorOf> Args;
   /// Node names already taken get a `_N` suffix instead of failing.
   bool UniquifyNames = true;
+  /// Create the nodes in the order TensorFlow instantiates the body
+  /// (GraphConstructor: Kahn's order, the earliest node_def first among the
+  /// ready ones) rather than in node_def order.
+  bool ConstructionOrder = false;
 };
 
 struct BodyCopy {
-  /// The copied nodes, in body order.
+  /// The copied nodes, in the order they were created.
   std::vector<Node *> Nodes;
   /// The tensor of each output_arg, in signature order.
   std::vector<TensorOf> Returns;

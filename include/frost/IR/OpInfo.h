@@ -18,6 +18,11 @@ class Node;
 /// How many outputs `N` has, when its op is known; nullopt for unknown ops.
 std::optional<int> numOutputs(const Node &N);
 
+/// Adds the default attributes TensorFlow's OpDef gives N's op and N lacks,
+/// for the few common ops Frost knows, when there is no OpDef at hand (a
+/// SavedModel's stripped op list misses the ops only If/While branches use).
+void addKnownDefaultAttrs(Node &N);
+
 } // namespace frost
 
 #endif // FROST_IR_OPINFO_H

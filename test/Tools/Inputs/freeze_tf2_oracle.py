@@ -5,7 +5,7 @@ result with TensorFlow's convert_variables_to_constants_v2 (tf_frozen.pb).
     freeze_tf2_oracle.py FIXTURES FREEZE_GRAPH OUTDIR
 
 For each model (and each extra signature), prints one line:
-  NAME: outputs identical|within 1e-6 (...); nodes: same N as TensorFlow, same order
+  NAME: outputs identical|within 1e-6 (...); nodes: same N as TensorFlow, same order[; file byte-identical]
   NAME: outputs ...; nodes: K of TensorFlow's N differ (+A only in Frost's, -B only in TensorFlow's, C changed) [op histogram of the differences]
 The outputs are those of Frost's graph run in TensorFlow on random inputs,
 against the SavedModel's signature called eagerly. Nodes are compared by
@@ -82,6 +82,10 @@ def main(fixtures, freeze_graph, outdir):
             reference = os.path.join(model, "tf_frozen%s.pb" % ("" if sig == "serving_default" else "." + sig))
             nodes = compare_nodes(load(out), load(reference)) if os.path.exists(reference) \
                 else "TensorFlow could not freeze it"
+            if os.path.exists(reference):
+                with open(out, "rb") as a, open(reference, "rb") as b:
+                    if a.read() == b.read():
+                        nodes += "; file byte-identical"
             print("%s: outputs %s; nodes: %s" % (label, result, nodes))
     return 0 if ok else 1
 

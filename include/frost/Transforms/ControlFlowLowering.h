@@ -1,0 +1,64 @@
+//===- ControlFlowLowering.h - Functional control flow to Switch/Merge -*- C++ -*-===//
+//
+// What TensorFlow's LowerFunctionalOpsPass does to an If, Case or While marked
+// `_lower_using_switch_merge`, as Grappler's function optimizer calls it while
+// inlining: the node becomes Switch/Merge (and Enter/Exit/NextIteration)
+// dataflow around one call node per branch (or cond and body), each call
+// named `<node>/then/_N` ... and marked `_lower_as_multi_device_function`.
+// Names end in `/_N` from a NameCounter, which inline-functions shares with
+// its own names, so the two interleave as in Grappler. Shared by
+// lower-control-flow and inline-functions{lower-control-flow=true}.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
+#define FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
+
+#include "frost/IR/Graph.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <string>
+#include <vector>
+
+namespace frost {
+
+/// Graph::NewName: `Prefix/_N` with one counter for a whole run.
+class NameCounter {
+public:
+  std::string newName(const Graph &G, llvm::StringRef Prefix);
+
+private:
+  unsigned Next = 0;
+};
+
+/// The order TensorFlow's GraphConstructor gives the nodes of G (their
+/// Grappler ids): Kahn's topological order, the lowest position in G's node
+/// list first among the ready nodes; a Merge waits only for its inputs that
+/// are no NextIteration. Nodes on a cycle without one come last, in list
+/// order.
+std::vector<Node *> graphConstructionOrder(const Graph &G);
+
+/// An If, StatelessIf, Case, StatelessCase, While or StatelessWhile with
+/// `_lower_using_switch_merge = true`.
+bool shouldLowerControlFlow(const Node &N);
+
+/// Grappler's AddStrictInputSemantics: a node that takes a resource and has
+/// no control input, or reads a constant Enter, first waits (control edges)
+/// for the producers of its data inputs, in `Rank` order; Placeholders (and
+/// VarHandleOps, which stand for a signature's captured Placeholders) are
+/// skipped.
+void addStrictInputSemantics(Node &N, bool TakesResource,
+                             llvm::function_ref<unsigned(const Node &)> Rank);
+
+/// Whether N has an input of type DT_RESOURCE, by the attributes that list
+/// its input types (If/Case: Tin, While: T).
+bool controlFlowTakesResource(const Node &N);
+
+/// Replaces N (shouldLowerControlFlow) by its Switch/Merge form, appending the
+/// new nodes to G. Errors name the node (a malformed attribute, an output the
+/// node does not have).
+absl::Status lowerControlFlowNode(Graph &G, Node &N, NameCounter &Names);
+
+} // namespace frost
+
+#endif // FROST_TRANSFORMS_CONTROLFLOWLOWERING_H

@@ -1,0 +1,112 @@
+//===- CompressConstants.cpp - Const values as Grappler rewrites them -----===//
+//
+// convert_variables_to_constants_v2 runs Grappler over the function's graph
+// before it converts the variables, and Grappler's output re-encodes every
+// numeric Const value (observed in TensorFlow 2.21, test/Transforms/
+// compress-constants.pbtxt): a tensor whose elements are all the same is one
+// value in its typed field (`float_val: 3`), or no value at all when that
+// element is all zero bits; any other tensor is raw `tensor_content`. The
+// values do not change, only their spelling, so the frozen graph equals
+// TensorFlow's byte for byte. String and other dtypes are left alone.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Checkpoint/Tensor.h"
+#include "frost/IR/Model.h"
+#include "frost/Transforms/Passes.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <cstring>
+
+namespace frost {
+
+namespace {
+
+using tensorflow::DataType;
+
+template <typename Elem, typename FieldT>
+void addOne(llvm::StringRef Bytes, google::protobuf::RepeatedField<FieldT> *Field, int Count = 1) {
+  for (int I = 0; I < Count; ++I) {
+    Elem V;
+    std::memcpy(&V, Bytes.data() + I * sizeof(Elem), sizeof(Elem));
+    Field->Add(static_cast<FieldT>(V));
+  }
+}
+
+/// Stores one element (`Bytes`) in the typed field of `P`; false for dtypes
+/// Grappler leaves alone.
+bool setSplatValue(DataType DT, llvm::StringRef Bytes, tensorflow::TensorProto &P) {
+  switch (DT) {
+  case tensorflow::DT_FLOAT: addOne<float>(Bytes, P.mutable_float_val()); return true;
+  case tensorflow::DT_DOUBLE: addOne<double>(Bytes, P.mutable_double_val()); return true;
+  case tensorflow::DT_COMPLEX64: addOne<float>(Bytes, P.mutable_scomplex_val(), 2); return true;
+  case tensorflow::DT_COMPLEX128: addOne<double>(Bytes, P.mutable_dcomplex_val(), 2); return true;
+  case tensorflow::DT_INT32:
+  case tensorflow::DT_QINT32: addOne<int32_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_INT16:
+  case tensorflow::DT_QINT16: addOne<int16_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_UINT16:
+  case tensorflow::DT_QUINT16: addOne<uint16_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_INT8:
+  case tensorflow::DT_QINT8: addOne<int8_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_UINT8:
+  case tensorflow::DT_QUINT8: addOne<uint8_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_INT64: addOne<int64_t>(Bytes, P.mutable_int64_val()); return true;
+  case tensorflow::DT_UINT32: addOne<uint32_t>(Bytes, P.mutable_uint32_val()); return true;
+  case tensorflow::DT_UINT64: addOne<uint64_t>(Bytes, P.mutable_uint64_val()); return true;
+  case tensorflow::DT_BOOL: addOne<uint8_t>(Bytes, P.mutable_bool_val()); return true;
+  case tensorflow::DT_HALF:
+  case tensorflow::DT_BFLOAT16: addOne<uint16_t>(Bytes, P.mutable_half_val()); return true;
+  default: return false;
+  }
+}
+
+class CompressConstantsPass : public Pass {
+  Statistic NumRewritten{*this, "constants-rewritten", "Const values spelled differently"};
+
+  absl::Status run(Model &M, PassContext &) override {
+    for (Node &N : M.graph()) {
+      if (N.op() != "Const" || N.externalContent("value"))
+        continue; // frozen weights are written later, as make_tensor_proto does
+      const tensorflow::AttrValue *V = N.findAttr("value");
+      if (!V || !V->has_tensor())
+        continue;
+      const tensorflow::TensorProto &Old = V->tensor();
+      tensorflow::TensorProto Probe;
+      Probe.set_dtype(Old.dtype());
+      if (!setSplatValue(Old.dtype(), llvm::StringRef(std::string(16, '\0')), Probe))
+        continue;
+      absl::StatusOr<TensorData> Value =
+          decodeTensorProto(Old, absl::StrCat("node '", N.name().str(), "'"));
+      if (!Value.ok())
+        return Value.status();
+      llvm::StringRef Bytes = Value->bytes();
+      size_t Elem = dataTypeSize(Value->dtype());
+      if (Value->numElements() == 0 || Elem == 0)
+        continue;
+      bool Splat = true;
+      for (size_t Off = Elem; Splat && Off < Bytes.size(); Off += Elem)
+        Splat = Bytes.substr(Off, Elem) == Bytes.substr(0, Elem);
+      tensorflow::TensorProto New;
+      New.set_dtype(Old.dtype());
+      *New.mutable_tensor_shape() = Old.tensor_shape();
+      if (!Splat)
+        New.set_tensor_content(Bytes.str());
+      else if (llvm::any_of(Bytes.substr(0, Elem), [](char C) { return C != 0; }))
+        setSplatValue(Old.dtype(), Bytes.substr(0, Elem), New);
+      if (New.SerializeAsString() == Old.SerializeAsString())
+        continue;
+      *N.attr("value").mutable_tensor() = std::move(New);
+      ++NumRewritten;
+    }
+    return absl::OkStatus();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createCompressConstantsPass() {
+  return std::make_unique<CompressConstantsPass>();
+}
+
+} // namespace frost

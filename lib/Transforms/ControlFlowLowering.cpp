@@ -1,0 +1,480 @@
+//===- ControlFlowLowering.cpp - Functional control flow to Switch/Merge --===//
+//
+// TensorFlow's lower_if_op.cc, lower_case_op.cc and lower_while_op.cc, node
+// for node: the same names, ops, inputs (in the same order) and attributes,
+// created in the same order so that the walk of inline-functions reaches them
+// as Grappler's does. Colocation (`_class`) is not copied: TensorFlow's final
+// re-import of a frozen function drops it anyway.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Transforms/ControlFlowLowering.h"
+
+#include "frost/IR/FunctionBody.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+namespace frost {
+
+std::string NameCounter::newName(const Graph &G, llvm::StringRef Prefix) {
+  std::string Name;
+  do
+    Name = absl::StrCat(Prefix.str(), "/_", Next++);
+  while (G.findNode(Name));
+  return Name;
+}
+
+static bool isMerge(const Node &N) { return N.op() == "Merge" || N.op() == "RefMerge"; }
+static bool isNextIteration(const Node &N) {
+  return N.op() == "NextIteration" || N.op() == "RefNextIteration";
+}
+
+std::vector<Node *> graphConstructionOrder(const Graph &G) {
+  std::vector<Node *> List;
+  std::vector<unsigned> Position(G.idBound());
+  for (Node &N : const_cast<Graph &>(G)) {
+    Position[N.id()] = List.size();
+    List.push_back(&N);
+  }
+  std::vector<int> Pending(List.size());
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Ready;
+  for (unsigned I = 0; I < List.size(); ++I) {
+    const Node &N = *List[I];
+    int Count = N.numInputs();
+    if (isMerge(N) && llvm::any_of(N.dataInputs(),
+                                   [](const Input &In) { return isNextIteration(*In.Src); }))
+      Count = N.controlInputs().size() + 1;
+    Pending[I] = Count;
+    if (Count == 0)
+      Ready.push(I);
+  }
+  std::vector<Node *> Order;
+  std::vector<bool> Placed(List.size());
+  while (!Ready.empty()) {
+    unsigned I = Ready.top();
+    Ready.pop();
+    Node *N = List[I];
+    Order.push_back(N);
+    Placed[I] = true;
+    for (const Use &U : N->uses()) {
+      if (isNextIteration(*N) && isMerge(*U.User))
+        continue;
+      unsigned J = Position[U.User->id()];
+      if (--Pending[J] == 0)
+        Ready.push(J);
+    }
+  }
+  for (unsigned I = 0; I < List.size(); ++I)
+    if (!Placed[I])
+      Order.push_back(List[I]);
+  return Order;
+}
+
+bool shouldLowerControlFlow(const Node &N) {
+  llvm::StringRef Op = N.op();
+  if (Op != "If" && Op != "StatelessIf" && Op != "Case" && Op != "StatelessCase" &&
+      Op != "While" && Op != "StatelessWhile")
+    return false;
+  const tensorflow::AttrValue *Lower = N.findAttr("_lower_using_switch_merge");
+  return Lower && Lower->value_case() == tensorflow::AttrValue::kB && Lower->b();
+}
+
+bool controlFlowTakesResource(const Node &N) {
+  bool IsWhile = N.op() == "While" || N.op() == "StatelessWhile";
+  const tensorflow::AttrValue *Types = N.findAttr(IsWhile ? "T" : "Tin");
+  return Types && llvm::is_contained(Types->list().type(), tensorflow::DT_RESOURCE);
+}
+
+void addStrictInputSemantics(Node &N, bool TakesResource,
+                             llvm::function_ref<unsigned(const Node &)> Rank) {
+  std::vector<Node *> ControlSources;
+  for (const Input &In : N.controlInputs())
+    ControlSources.push_back(In.Src);
+  bool ReadsConstantEnter = llvm::any_of(N.inputs(), [](const Input &In) {
+    const tensorflow::AttrValue *Constant = In.Src->findAttr("is_constant");
+    return In.Src->op() == "Enter" && Constant && Constant->b();
+  });
+  if (!((ControlSources.empty() && TakesResource) || ReadsConstantEnter))
+    return;
+  std::vector<Node *> Sources;
+  for (const Input &In : N.dataInputs())
+    if (!llvm::is_contained(ControlSources, In.Src) && In.Src->op() != "Placeholder" &&
+        In.Src->op() != "VarHandleOp")
+      Sources.push_back(In.Src);
+  std::stable_sort(Sources.begin(), Sources.end(),
+                   [&](const Node *A, const Node *B) { return Rank(*A) < Rank(*B); });
+  for (Node *Src : Sources)
+    N.addControlInput(Src);
+}
+
+namespace {
+
+/// Lowers one node; every check runs before the graph changes.
+class Lowering {
+public:
+  Lowering(Graph &G, Node &N, NameCounter &Names)
+      : G(G), N(N), Names(Names), Name(N.name().str()) {}
+
+  absl::Status lowerIf();
+  absl::Status lowerCase();
+  absl::Status lowerWhile();
+
+private:
+  absl::Status error(const std::string &Message) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("node '", Name, "' (", N.op().str(), "): ", Message));
+  }
+  /// The types of list attribute `Attr`.
+  absl::Status typeList(llvm::StringRef Attr, std::vector<tensorflow::DataType> &Out) const;
+  /// A function attribute (`then_branch`, `cond`, ...).
+  absl::Status function(llvm::StringRef Attr, tensorflow::NameAttrList &Out) const;
+  /// Checks that the readers of N read outputs below NumOutputs.
+  absl::Status checkUses(unsigned NumOutputs) const;
+
+  Node *create(llvm::StringRef Suffix, llvm::StringRef Op) {
+    Node *New = G.createNode(Names.newName(G, Name + "/" + Suffix.str()), Op);
+    New->setDevice(N.device());
+    return New;
+  }
+  static void setType(Node *X, tensorflow::DataType T) { X->attr("T").set_type(T); }
+  /// A call of a branch function, named as reserved.
+  Node *createCall(const std::string &CallName, const tensorflow::NameAttrList &F) {
+    Node *Call = G.createNode(CallName, F.name());
+    Call->setDevice(N.device());
+    for (const auto &[Key, Value] : F.attr())
+      Call->attr(Key) = Value;
+    Call->attr("_lower_as_multi_device_function").set_b(true);
+    return Call;
+  }
+  /// The NoOp that takes N's name once N is renamed away.
+  Node *createNamesake(Node *After) {
+    G.renameNode(&N, G.uniqueName(Name + "/lowered"));
+    Node *NoOp = G.createNode(Name, "NoOp");
+    NoOp->setDevice(N.device());
+    NoOp->addControlInput(After);
+    return NoOp;
+  }
+  /// Readers of output I read Outputs[I]; control readers wait for Done.
+  void replaceUses(llvm::ArrayRef<TensorOf> Outputs, Node *Done) {
+    for (unsigned I = 0; I < Outputs.size(); ++I)
+      N.replaceUsesOfOutput(static_cast<int>(I), Outputs[I].Src, Outputs[I].Port);
+    N.replaceUsesOfOutput(ControlPort, Done, ControlPort);
+    G.eraseNode(&N);
+  }
+
+  Graph &G;
+  Node &N;
+  NameCounter &Names;
+  std::string Name;
+};
+
+absl::Status Lowering::typeList(llvm::StringRef Attr,
+                                std::vector<tensorflow::DataType> &Out) const {
+  const tensorflow::AttrValue *V = N.findAttr(Attr);
+  if (!V || V->value_case() != tensorflow::AttrValue::kList)
+    return error(absl::StrCat("attribute '", Attr.str(), "' is missing or not a type list"));
+  for (int T : V->list().type())
+    Out.push_back(static_cast<tensorflow::DataType>(T));
+  return absl::OkStatus();
+}
+
+absl::Status Lowering::function(llvm::StringRef Attr, tensorflow::NameAttrList &Out) const {
+  const tensorflow::AttrValue *V = N.findAttr(Attr);
+  if (!V || !V->has_func() || V->func().name().empty())
+    return error(absl::StrCat("attribute '", Attr.str(), "' is missing or not a function"));
+  Out = V->func();
+  return absl::OkStatus();
+}
+
+absl::Status Lowering::checkUses(unsigned NumOutputs) const {
+  for (const Use &U : N.uses()) {
+    const Input &In = U.User->input(U.InputIndex);
+    if (!In.isControl() && static_cast<unsigned>(In.Port) >= NumOutputs)
+      return error(absl::StrCat("node '", U.User->name().str(), "' reads output ", In.Port,
+                                " of ", NumOutputs));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Lowering::lowerIf() {
+  tensorflow::NameAttrList Then, Else;
+  std::vector<tensorflow::DataType> Tin, Tout;
+  FROST_RETURN_IF_ERROR(function("then_branch", Then));
+  FROST_RETURN_IF_ERROR(function("else_branch", Else));
+  FROST_RETURN_IF_ERROR(typeList("Tin", Tin));
+  FROST_RETURN_IF_ERROR(typeList("Tout", Tout));
+  if (const tensorflow::AttrValue *Cond = N.findAttr("Tcond");
+      Cond && Cond->type() != tensorflow::DT_BOOL)
+    return absl::UnimplementedError(absl::StrCat(
+        "node '", Name, "' (", N.op().str(), "): a condition of type ",
+        tensorflow::DataType_Name(Cond->type()), " cannot be lowered (only DT_BOOL)"));
+  if (N.numDataInputs() != Tin.size() + 1)
+    return error(absl::StrCat(N.numDataInputs(), " data inputs for a condition and ",
+                              Tin.size(), " Tin types"));
+  FROST_RETURN_IF_ERROR(checkUses(Tout.size()));
+
+  std::string ThenName = Names.newName(G, Name + "/then");
+  std::string ElseName = Names.newName(G, Name + "/else");
+  std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
+  std::vector<Node *> Controls;
+  for (const Input &In : N.controlInputs())
+    Controls.push_back(In.Src);
+  Input Pred = Data[0];
+
+  Node *SwitchPred = create("switch_pred", "Switch");
+  setType(SwitchPred, tensorflow::DT_BOOL);
+  SwitchPred->addDataInput(Pred.Src, Pred.Port);
+  SwitchPred->addDataInput(Pred.Src, Pred.Port);
+  Node *PivotF = create("pivot_f", "Identity");
+  setType(PivotF, tensorflow::DT_BOOL);
+  PivotF->addDataInput(SwitchPred, 0);
+  Node *PivotT = create("pivot_t", "Identity");
+  setType(PivotT, tensorflow::DT_BOOL);
+  PivotT->addDataInput(SwitchPred, 1);
+  std::vector<Node *> Switches;
+  for (unsigned I = 1; I < Data.size(); ++I) {
+    Node *S = create(Data[I].Src->name(), "Switch");
+    setType(S, Tin[I - 1]);
+    S->addDataInput(Data[I].Src, Data[I].Port);
+    S->addDataInput(Pred.Src, Pred.Port);
+    Switches.push_back(S);
+  }
+  for (Node *C : Controls)
+    SwitchPred->addControlInput(C);
+
+  Node *ThenCall = createCall(ThenName, Then);
+  for (Node *S : Switches)
+    ThenCall->addDataInput(S, 1);
+  ThenCall->addControlInput(PivotT);
+  Node *ElseCall = createCall(ElseName, Else);
+  for (Node *S : Switches)
+    ElseCall->addDataInput(S, 0);
+  ElseCall->addControlInput(PivotF);
+
+  std::vector<TensorOf> Outputs;
+  for (unsigned I = 0; I < Tout.size(); ++I) {
+    Node *M = create("output", "Merge");
+    setType(M, Tout[I]);
+    M->attr("N").set_i(2);
+    M->addDataInput(ThenCall, I);
+    M->addDataInput(ElseCall, I);
+    Outputs.push_back({M, 0});
+  }
+  Node *Executed = create("branch_executed", "Merge");
+  setType(Executed, tensorflow::DT_BOOL);
+  Executed->attr("N").set_i(2);
+  Executed->addDataInput(PivotT, 0);
+  Executed->addDataInput(PivotF, 0);
+  Executed->addControlInput(ThenCall);
+  Executed->addControlInput(ElseCall);
+  createNamesake(Executed);
+  replaceUses(Outputs, Executed);
+  return absl::OkStatus();
+}
+
+absl::Status Lowering::lowerCase() {
+  const tensorflow::AttrValue *Branches = N.findAttr("branches");
+  if (!Branches || Branches->value_case() != tensorflow::AttrValue::kList ||
+      Branches->list().func_size() == 0)
+    return error("attribute 'branches' is missing or not a list of functions");
+  std::vector<tensorflow::NameAttrList> Fns(Branches->list().func().begin(),
+                                            Branches->list().func().end());
+  std::vector<tensorflow::DataType> Tin, Tout;
+  FROST_RETURN_IF_ERROR(typeList("Tin", Tin));
+  FROST_RETURN_IF_ERROR(typeList("Tout", Tout));
+  if (N.numDataInputs() != Tin.size() + 1)
+    return error(absl::StrCat(N.numDataInputs(), " data inputs for a branch index and ",
+                              Tin.size(), " Tin types"));
+  FROST_RETURN_IF_ERROR(checkUses(Tout.size()));
+
+  unsigned NumBranches = Fns.size();
+  std::vector<std::string> CallNames;
+  for (unsigned B = 0; B < NumBranches; ++B)
+    CallNames.push_back(Names.newName(G, absl::StrCat(Name, "/branch", B)));
+  std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
+  std::vector<Node *> Controls;
+  for (const Input &In : N.controlInputs())
+    Controls.push_back(In.Src);
+  Input Index = Data[0];
+
+  auto switchN = [&](llvm::StringRef Suffix, tensorflow::DataType T, Input In) {
+    Node *S = create(Suffix, "_SwitchN");
+    setType(S, T);
+    S->attr("num_outs").set_i(NumBranches);
+    S->addDataInput(In.Src, In.Port);
+    S->addDataInput(Index.Src, Index.Port);
+    return S;
+  };
+  Node *IndexSwitch = switchN("branch_index", tensorflow::DT_INT32, Index);
+  std::vector<Node *> Pivots;
+  for (unsigned B = 0; B < NumBranches; ++B) {
+    Node *P = create(absl::StrCat("pivot_", B), "Identity");
+    setType(P, tensorflow::DT_INT32);
+    P->addDataInput(IndexSwitch, B);
+    Pivots.push_back(P);
+  }
+  std::vector<Node *> Switches;
+  for (unsigned I = 1; I < Data.size(); ++I)
+    Switches.push_back(switchN(Data[I].Src->name(), Tin[I - 1], Data[I]));
+  for (Node *C : Controls)
+    IndexSwitch->addControlInput(C);
+
+  std::vector<Node *> Calls;
+  for (unsigned B = 0; B < NumBranches; ++B) {
+    Node *Call = createCall(CallNames[B], Fns[B]);
+    for (Node *S : Switches)
+      Call->addDataInput(S, B);
+    Call->addControlInput(Pivots[B]);
+    Calls.push_back(Call);
+  }
+  std::vector<TensorOf> Outputs;
+  for (unsigned I = 0; I < Tout.size(); ++I) {
+    Node *M = create("merge", "Merge");
+    setType(M, Tout[I]);
+    M->attr("N").set_i(NumBranches);
+    for (Node *Call : Calls)
+      M->addDataInput(Call, I);
+    Outputs.push_back({M, 0});
+  }
+  Node *Executed = create("branch_executed", "Merge");
+  setType(Executed, tensorflow::DT_INT32);
+  Executed->attr("N").set_i(NumBranches);
+  for (Node *P : Pivots)
+    Executed->addDataInput(P, 0);
+  for (Node *Call : Calls)
+    Executed->addControlInput(Call);
+  createNamesake(Executed);
+  replaceUses(Outputs, Executed);
+  return absl::OkStatus();
+}
+
+absl::Status Lowering::lowerWhile() {
+  tensorflow::NameAttrList Cond, Body;
+  std::vector<tensorflow::DataType> Types;
+  FROST_RETURN_IF_ERROR(function("cond", Cond));
+  FROST_RETURN_IF_ERROR(function("body", Body));
+  FROST_RETURN_IF_ERROR(typeList("T", Types));
+  if (N.numDataInputs() != Types.size())
+    return error(absl::StrCat(N.numDataInputs(), " data inputs for ", Types.size(), " T types"));
+  auto IsResource = [&](unsigned I) { return Types[I] == tensorflow::DT_RESOURCE; };
+  unsigned First = 0;
+  while (First < Types.size() && IsResource(First))
+    ++First;
+  if (First == Types.size())
+    return absl::UnimplementedError(absl::StrCat(
+        "node '", Name, "' (", N.op().str(),
+        "): a loop whose variables are all resources cannot be lowered"));
+  FROST_RETURN_IF_ERROR(checkUses(Types.size()));
+  int64_t Parallel = 10;
+  if (const tensorflow::AttrValue *P = N.findAttr("parallel_iterations"))
+    Parallel = P->i();
+
+  std::string CondName = Names.newName(G, Name + "/cond");
+  std::string BodyName = Names.newName(G, Name + "/body");
+  std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
+  std::vector<Node *> Controls;
+  for (const Input &In : N.controlInputs())
+    Controls.push_back(In.Src);
+  unsigned NumVars = Data.size();
+
+  std::vector<Node *> Enters;
+  for (unsigned I = 0; I < NumVars; ++I) {
+    Node *E = create("enter", "Enter");
+    setType(E, Types[I]);
+    E->attr("frame_name").set_s(Name);
+    E->attr("is_constant").set_b(IsResource(I));
+    E->attr("parallel_iterations").set_i(Parallel);
+    E->addDataInput(Data[I].Src, Data[I].Port);
+    Enters.push_back(E);
+  }
+  if (!Controls.empty()) {
+    Node *LoopControl = create("LoopControlInputs", "NoOp");
+    for (Node *C : Controls)
+      LoopControl->addControlInput(C);
+    for (Node *E : Enters)
+      E->addControlInput(LoopControl);
+  }
+  std::vector<Node *> Merges(NumVars), Switches(NumVars), Exits(NumVars);
+  for (unsigned I = 0; I < NumVars; ++I) {
+    if (IsResource(I))
+      continue;
+    Node *M = create("merge", "Merge");
+    setType(M, Types[I]);
+    M->attr("N").set_i(2);
+    M->addDataInput(Enters[I], 0);
+    M->addDataInput(Enters[I], 0); // becomes the NextIteration below
+    Merges[I] = M;
+  }
+  Node *CondCall = createCall(CondName, Cond);
+  for (unsigned I = 0; I < NumVars; ++I)
+    CondCall->addDataInput(IsResource(I) ? Enters[I] : Merges[I], 0);
+  CondCall->addControlInput(Merges[First]);
+  Node *LoopCond = create("LoopCond", "LoopCond");
+  LoopCond->addDataInput(CondCall, 0);
+  for (unsigned I = 0; I < NumVars; ++I) {
+    if (IsResource(I))
+      continue;
+    Node *S = create(absl::StrCat(Data[I].Src->name().str(), "_switch"), "Switch");
+    setType(S, Types[I]);
+    S->addDataInput(Merges[I], 0);
+    S->addDataInput(LoopCond, 0);
+    Switches[I] = S;
+  }
+  Node *BodyCall = createCall(BodyName, Body);
+  for (unsigned I = 0; I < NumVars; ++I)
+    if (IsResource(I))
+      BodyCall->addDataInput(Enters[I], 0);
+    else
+      BodyCall->addDataInput(Switches[I], 1);
+  Node *BodyControl = create("loop_body_control", "Identity");
+  setType(BodyControl, Types[First]);
+  BodyControl->addDataInput(Switches[First], 1);
+  BodyCall->addControlInput(BodyControl);
+  for (unsigned I = 0; I < NumVars; ++I) {
+    if (IsResource(I))
+      continue;
+    Node *X = create("exit", "Exit");
+    setType(X, Types[I]);
+    X->addDataInput(Switches[I], 0);
+    Exits[I] = X;
+  }
+  Node *Executed = create("LoopExecuted", "NoOp");
+  for (Node *X : Exits)
+    if (X)
+      Executed->addControlInput(X);
+  createNamesake(Executed);
+  for (unsigned I = 0; I < NumVars; ++I) {
+    if (IsResource(I))
+      continue;
+    Node *Next = create("next_iteration", "NextIteration");
+    setType(Next, Types[I]);
+    Next->addDataInput(BodyCall, I);
+    Next->addControlInput(BodyCall);
+    Merges[I]->setInput(1, Next, 0);
+  }
+  // A resource passes through the loop unchanged: its readers read what
+  // entered.
+  std::vector<TensorOf> Outputs;
+  for (unsigned I = 0; I < NumVars; ++I)
+    Outputs.push_back(IsResource(I) ? TensorOf{Data[I].Src, Data[I].Port} : TensorOf{Exits[I], 0});
+  replaceUses(Outputs, Executed);
+  return absl::OkStatus();
+}
+
+} // namespace
+
+absl::Status lowerControlFlowNode(Graph &G, Node &N, NameCounter &Names) {
+  assert(shouldLowerControlFlow(N) && "lowering a node that asks for none");
+  Lowering L(G, N, Names);
+  llvm::StringRef Op = N.op();
+  if (Op == "If" || Op == "StatelessIf")
+    return L.lowerIf();
+  if (Op == "Case" || Op == "StatelessCase")
+    return L.lowerCase();
+  return L.lowerWhile();
+}
+
+} // namespace frost
