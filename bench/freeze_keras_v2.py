@@ -38,7 +38,6 @@ sampled from /proc/PID/status every 2 ms.
 """
 
 import argparse
-import contextlib
 import filecmp
 import json
 import os
@@ -70,31 +69,6 @@ def plan(params):
     return vocab, hidden, vocab * EMBED + dense(hidden)
 
 
-@contextlib.contextmanager
-def sorted_export_variables():
-    """Keras's export lists a traced function's variables in FuncGraph.variables order, which
-    follows object ids and varies from run to run; sorted by name here so the SavedModel is the
-    same every run (as test/Tools/Inputs/tf2_models.py does). A private Keras function: without
-    it the export is left as it is."""
-    try:
-        from keras.src.export import saved_model_export_archive as archive
-        original = archive._list_variables_used_by_fns
-    except (ImportError, AttributeError):
-        yield
-        return
-
-    def by_name(fns):
-        trainable, non_trainable = original(fns)
-        return (sorted(trainable, key=lambda v: v.name),
-                sorted(non_trainable, key=lambda v: v.name))
-
-    archive._list_variables_used_by_fns = by_name
-    try:
-        yield
-    finally:
-        archive._list_variables_used_by_fns = original
-
-
 def generate(saved_model, params):
     os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     import keras
@@ -108,6 +82,8 @@ def generate(saved_model, params):
     out = keras.layers.Dense(CLASSES, name="logits")(x)
     model = keras.Model(ids, out, name="keras_v2_bench")
     assert model.count_params() == count, (model.count_params(), count)
+    sys.path.insert(0, os.path.join(REPO, "test", "Tools", "Inputs"))
+    from tf2_models import sorted_export_variables  # the fixtures' deterministic export
     with sorted_export_variables():
         model.export(saved_model, verbose=False)
     return {"plan": PLAN_VERSION, "keras": keras.__version__, "params_target": params,
@@ -249,38 +225,9 @@ def verify(saved_model, tf_path, frost_path, io):
 
 # ------------------------------------------------------------ measurement
 
-def rss_kib(pid):
-    """(RssAnon, RssFile) of a running process, KiB."""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            status = dict(line.split(":", 1) for line in f)
-        return int(status["RssAnon"].split()[0]), int(status["RssFile"].split()[0])
-    except (OSError, KeyError):  # gone, or a zombie
-        return 0, 0
-
-
-def measure(cmd, log):
-    """Wall seconds, ru_maxrss, sampled peak RssAnon and RssFile (KiB); output to log."""
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    start = time.perf_counter()
-    pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=[
-        (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
-        (os.POSIX_SPAWN_DUP2, fd, 1), (os.POSIX_SPAWN_DUP2, fd, 2)])
-    os.close(fd)
-    anon = mapped = 0
-    while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done:
-            break
-        now = rss_kib(pid)
-        anon, mapped = max(anon, now[0]), max(mapped, now[1])
-        time.sleep(0.002)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.stderr.write(open(log, errors="replace").read()[-3000:])
-        raise SystemExit("%s failed (exit status %d); see %s"
-                         % (" ".join(cmd), os.waitstatus_to_exitcode(status), log))
-    return wall, usage.ru_maxrss, anon, mapped
+# measure(cmd, log) -> (wall s, ru_maxrss, peak RssAnon, peak RssFile): bench/freeze_checkpoint.py's.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from freeze_checkpoint import measure  # noqa: E402
 
 
 def reported(log):

@@ -2,6 +2,8 @@
 #include "frost/IR/OpRegistry.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace frost {
 
@@ -45,24 +47,24 @@ absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoA
 
 absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAttrMap &Attrs,
                                     llvm::StringRef OutputArg, int Index) {
+  if (llvm::none_of(Def.output_arg(),
+                    [&](const tensorflow::OpDef::ArgDef &A) { return A.name() == OutputArg; }))
+    return absl::InvalidArgumentError(
+        absl::StrCat("op ", Def.name(), " has no output named '", OutputArg.str(), "'"));
   int Flat = 0;
   for (const tensorflow::OpDef::ArgDef &Arg : Def.output_arg()) {
-    absl::StatusOr<int> Length = argLength(Arg, Attrs);
-    if (Arg.name() == OutputArg) {
-      if (!Length.ok())
-        return Length.status();
-      if (Index < 0 || Index >= *Length)
-        return absl::InvalidArgumentError(absl::StrCat("output '", OutputArg.str(), ":", Index,
-                                                       "' of op ", Def.name(), " is out of range (",
-                                                       *Length, " tensors)"));
-      return Flat + Index;
+    FROST_ASSIGN_OR_RETURN(int Length, argLength(Arg, Attrs));
+    if (Arg.name() != OutputArg) {
+      Flat += Length;
+      continue;
     }
-    if (!Length.ok())
-      return Length.status();
-    Flat += *Length;
+    if (Index < 0 || Index >= Length)
+      return absl::InvalidArgumentError(absl::StrCat("output '", OutputArg.str(), ":", Index,
+                                                     "' of op ", Def.name(),
+                                                     " is out of range (", Length, " tensors)"));
+    return Flat + Index;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("op ", Def.name(), " has no output named '", OutputArg.str(), "'"));
+  llvm_unreachable("the output was found above");
 }
 
 void addDefaultAttrs(const tensorflow::OpDef &Def, ProtoAttrMap &Attrs) {
