@@ -937,6 +937,13 @@ int runFreeze(FreezeConfig &C) {
 
   // A TF2 signature is a function call: its function becomes the graph, as
   // tf.saved_model.load makes it, and its outputs are the function's.
+  // What the input was, for the report (instantiating a signature replaces
+  // the container).
+  ContainerKind InputKind = M.kind();
+  std::vector<std::string> Assets;
+  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
+    for (const auto &A : Meta->asset_file_def())
+      Assets.push_back(A.filename());
   bool Tf2 = false;
   std::vector<std::string> Tf2Inputs;
   if (M.kind() == ContainerKind::SavedModel) {
@@ -978,6 +985,20 @@ int runFreeze(FreezeConfig &C) {
     if (!llvm::is_contained(Keep, Init))
       Keep.push_back(Init);
   }
+  // A TF1 Keras graph's training flag: freezing is for inference.
+  if (const Node *Phase = M.graph().findNode("keras_learning_phase");
+      Phase && (Phase->op() == "Placeholder" || Phase->op() == "PlaceholderWithDefault") &&
+      !llvm::is_contained(Keep, Phase->name()) &&
+      llvm::none_of(C.Bind, [](const std::string &B) {
+        return llvm::StringRef(B).split('=').first.trim() == "keras_learning_phase";
+      })) {
+    const tensorflow::AttrValue *DType = Phase->findAttr("dtype");
+    if (DType && DType->type() == tensorflow::DT_BOOL) {
+      note("binding keras_learning_phase=false (inference: Dropout and batch-statistics branches "
+           "go); --bind keras_learning_phase=true keeps training behaviour");
+      C.Bind.push_back("keras_learning_phase=false");
+    }
+  }
   std::vector<std::string> Initializers = tableInitializers(M, Keep);
   if (!Initializers.empty()) {
     note(absl::StrCat("keeping the lookup-table initializers ", absl::StrJoin(Initializers, ", "),
@@ -1000,10 +1021,8 @@ int runFreeze(FreezeConfig &C) {
 
   RunFacts Facts;
   Facts.In = &*In;
-  Facts.Container = M.kind();
-  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
-    for (const auto &A : Meta->asset_file_def())
-      Facts.Assets.push_back(A.filename());
+  Facts.Container = InputKind;
+  Facts.Assets = Assets;
   Facts.Outputs = *Outputs;
   Facts.Initializers = Initializers;
   if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
