@@ -1003,8 +1003,8 @@ int runFreeze(FreezeConfig &C) {
   if (!Initializers.empty()) {
     note(absl::StrCat("keeping the lookup-table initializers ", absl::StrJoin(Initializers, ", "),
                       ": run ", Initializers.back(),
-                      " once before the outputs (TensorFlow's freezing drops them: "
-                      "\"Table not initialized\")"));
+                      " once before the outputs (TensorFlow's freezing loses them, and "
+                      "the lookups fail with \"Table not initialized\")"));
     for (const std::string &Init : Initializers)
       if (!llvm::is_contained(Keep, Init))
         Keep.push_back(Init);

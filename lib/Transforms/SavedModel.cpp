@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <deque>
@@ -182,6 +183,86 @@ void copyAttr(const Node &From, Node &To, const char *Name) {
     To.attr(Name) = *V;
 }
 
+/// The concrete function behind child `Child` of object `Id` (a tf.function
+/// with one trace, or a bare concrete function), or null.
+const tensorflow::FunctionDef *childFunction(const Graph &G, const SavedObjectGraph &Objects,
+                                             int Id, llvm::StringRef Child) {
+  for (const auto &Ref : Objects.nodes(Id).children()) {
+    if (Ref.local_name() != Child || Ref.node_id() < 0 || Ref.node_id() >= Objects.nodes_size())
+      continue;
+    const SavedObject &C = Objects.nodes(Ref.node_id());
+    if (C.has_function() && C.function().concrete_functions_size() > 0)
+      return findFunction(G, C.function().concrete_functions(0));
+    if (C.has_bare_concrete_function())
+      return findFunction(G, C.bare_concrete_function().concrete_function_name());
+  }
+  return nullptr;
+}
+
+/// A captured TF2 resource (a tf.lookup table) built into the graph: its
+/// `_create_resource` function's body under `<Name>/`, and its `_initialize`
+/// function's under `<Name>/initializer/`, fed the table and the constants
+/// it captures. Returns the handle; `Initializers` gets the initializer's
+/// nodes to run.
+absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Graph &G,
+                                             const SavedObjectGraph &Objects, int Id,
+                                             const std::string &Name, const OpRegistry &Ops,
+                                             const std::string &Where,
+                                             std::vector<Node *> &Initializers) {
+  const tensorflow::FunctionDef *Create = childFunction(G, Objects, Id, "_create_resource");
+  if (!Create || Create->signature().input_arg_size() != 0)
+    return absl::UnimplementedError(absl::StrCat(
+        Where, " captures object ", Id,
+        ", a resource without a _create_resource function taking no arguments; only "
+        "variables, constants and tf.lookup tables can be frozen into the graph"));
+  BodyCopyOptions CreateOptions;
+  CreateOptions.Prefix = Name + "/";
+  FROST_ASSIGN_OR_RETURN(BodyCopy Created, copyFunctionBody(NewG, *Create, Ops, CreateOptions));
+  if (Created.Returns.size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat(Where, ": ", Create->signature().name(),
+                                                   " returns ", Created.Returns.size(),
+                                                   " tensors, not one resource"));
+  TensorOf Handle = Created.Returns[0];
+  const tensorflow::FunctionDef *Init = childFunction(G, Objects, Id, "_initialize");
+  if (!Init)
+    return Handle;
+  const tensorflow::OpDef &Sig = Init->signature();
+  auto Concrete = Objects.concrete_functions().find(Sig.name());
+  if (Concrete == Objects.concrete_functions().end() ||
+      Concrete->second.bound_inputs_size() != Sig.input_arg_size())
+    return absl::UnimplementedError(absl::StrCat(
+        Where, ": the initializer ", Sig.name(), " of object ", Id,
+        " takes arguments that are not captures; it cannot run inside the graph"));
+  BodyCopyOptions InitOptions;
+  InitOptions.Prefix = Name + "/initializer/";
+  for (int I = 0; I < Sig.input_arg_size(); ++I) {
+    int Bound = Concrete->second.bound_inputs(I);
+    if (Bound == Id) {
+      InitOptions.Args.push_back(Handle);
+      continue;
+    }
+    const SavedObject *O =
+        Bound >= 0 && Bound < Objects.nodes_size() ? &Objects.nodes(Bound) : nullptr;
+    const Node *Value = O && O->has_constant() ? G.findNode(O->constant().operation()) : nullptr;
+    if (!Value || Value->op() != "Const")
+      return absl::UnimplementedError(absl::StrCat(
+          Where, ": the initializer ", Sig.name(), " of object ", Id, " captures object ",
+          Bound, ", which is not a constant of the graph"));
+    Node *C = NewG.createNode(NewG.uniqueName(InitOptions.Prefix + Sig.input_arg(I).name()),
+                              "Const");
+    copyAttr(*Value, *C, "dtype");
+    copyAttr(*Value, *C, "value");
+    InitOptions.Args.push_back({C, 0});
+  }
+  FROST_ASSIGN_OR_RETURN(BodyCopy Initialized, copyFunctionBody(NewG, *Init, Ops, InitOptions));
+  for (Node *N : Initialized.ControlReturns)
+    Initializers.push_back(N);
+  for (const TensorOf &T : Initialized.Returns)
+    if (!llvm::is_contained(Initializers, T.Src))
+      Initializers.push_back(T.Src);
+  return Handle;
+}
+
 } // namespace
 
 std::string savedModelVariables(llvm::StringRef Path) {
@@ -255,6 +336,7 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
   NewG->mutableOtherFields() = G.otherFields();
   std::vector<TensorOf> Args;
   VariableSourceMap Sources;
+  std::vector<Node *> Initializers; // of captured lookup tables
   for (int I = 0; I < NumArgs; ++I) {
     const tensorflow::OpDef::ArgDef &Arg = FSig.input_arg(I);
     const Node &Src = *Call->input(I).Src;
@@ -315,10 +397,16 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
         N = NewG->createNode(Arg.name(), "Const");
         copyAttr(*Value, *N, "dtype");
         copyAttr(*Value, *N, "value");
+      } else if (O.kind_case() == SavedObject::kResource) {
+        FROST_ASSIGN_OR_RETURN(TensorOf Handle,
+                               instantiateResource(*NewG, G, *Objects, Id, Arg.name(), Ops,
+                                                   ArgWhere, Initializers));
+        Args.push_back(Handle);
+        continue;
       } else {
         return absl::UnimplementedError(absl::StrCat(
             ArgWhere, " captures object ", Id, ", a ", objectKind(O),
-            "; only variables and constants can be frozen into the graph"));
+            "; only variables, constants and tf.lookup tables can be frozen into the graph"));
       }
     }
     Args.push_back({N, 0});
@@ -349,6 +437,16 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
     Info.set_name(absl::StrCat(T.Src->name().str(), ":", T.Port));
   }
   (*NewMeta->mutable_signature_def())[Signature.str()] = std::move(NewSig);
+  if (!Initializers.empty()) {
+    // One op that fills the tables, named as TF1's tf.tables_initializer()
+    // names it, and the SavedModel's init op as TF1 models declare it.
+    Node *InitAll = NewG->createNode(NewG->uniqueName("init_all_tables"), "NoOp");
+    for (Node *N : Initializers)
+      InitAll->addControlInput(N);
+    tensorflow::SignatureDef &InitSig =
+        (*NewMeta->mutable_signature_def())["__saved_model_init_op"];
+    (*InitSig.mutable_outputs())["__saved_model_init_op"].set_name(InitAll->name().str());
+  }
 
   Notes.push_back(absl::StrCat("signature '", Signature.str(), "' is function ", FName, ": ",
                                NumArgs - NumBound, " inputs, ", NumBound, " captured, ",

@@ -321,6 +321,32 @@ def build_nested_calls(path, r):
     return {"inputs": {"serving_default": {"x": r.standard_normal((BATCH, 4)).astype(np.float32)}}}
 
 
+class LookupTableModule(tf.Module):
+    """A TF2 tf.lookup table captured by the signature: TensorFlow's
+    convert_variables_to_constants_v2 leaves its handle a resource
+    Placeholder (the frozen graph cannot run); Frost builds the table and
+    its initializer into the graph, run as init_all_tables."""
+
+    def __init__(self):
+        super().__init__()
+        self.table = tf.lookup.StaticHashTable(
+            tf.lookup.KeyValueTensorInitializer(["a", "b", "c"],
+                                                tf.constant([1, 2, 3], tf.int64)),
+            default_value=-1)
+        self.scale = tf.Variable(3, dtype=tf.int64, name="scale")
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="words")])
+    def __call__(self, words):
+        return {"ids": self.table.lookup(words) * self.scale}
+
+
+def build_tf2_lookup_table(path, r):
+    m = LookupTableModule()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__})
+    words = r.permutation(np.array([b"c", b"zz", b"a", b"b"], dtype="S2"))
+    return {"inputs": {"serving_default": {"words": words}}, "init_op": ["init_all_tables"]}
+
+
 def build_tf1_lookup_table(path, r):
     graph = tf.Graph()
     with graph.as_default():
@@ -365,6 +391,7 @@ MODELS = collections.OrderedDict([
     ("tf1_lookup_table", build_tf1_lookup_table),
     ("resource_gather", build_resource_gather),
     ("nested_calls", build_nested_calls),
+    ("tf2_lookup_table", build_tf2_lookup_table),
 ])
 
 
@@ -502,6 +529,8 @@ def write_model(outdir, name, info):
         if "tf1" in info:
             spec["init_op"] = info["tf1"]["init_op"]
             spec["main_op"] = info["tf1"]["main_op"]
+        elif "init_op" in info:  # what Frost's graph must run first
+            spec["init_op"] = info["init_op"]
         with open(os.path.join(model_dir, files["spec"]), "w") as f:
             json.dump(spec, f, indent=2)
             f.write("\n")
@@ -519,7 +548,7 @@ def write_model(outdir, name, info):
             f.write(graph_def.SerializeToString(deterministic=True))
         ok, line = check(model_dir, pb, spec_file=files["spec"], label=label)
         results.append((label, ok, "%s (tf_frozen: %d nodes)" % (line, len(graph_def.node))))
-        if spec.get("init_op"):
+        if spec.get("init_op") and "tf1" in info:
             # TF1's convert_variables_to_constants keeps only what the outputs
             # need, which drops the table initializers; the usual remedy is to
             # name them as outputs too. That graph must pass.
