@@ -1,15 +1,14 @@
 //===- FunctionBody.cpp - Copying a FunctionDef's body into a graph -------===//
 #include "frost/IR/FunctionBody.h"
 
+#include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/OpInfo.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
-#include <queue>
 
 namespace frost {
 
@@ -92,11 +91,6 @@ absl::StatusOr<TensorOf> BodyCopier::resolve(llvm::StringRef User, llvm::StringR
   return TensorOf{Src, *Port};
 }
 
-static bool isMergeOp(llvm::StringRef Op) { return Op == "Merge" || Op == "RefMerge"; }
-static bool isNextIterationOp(llvm::StringRef Op) {
-  return Op == "NextIteration" || Op == "RefNextIteration";
-}
-
 std::vector<unsigned> BodyCopier::creationOrder() const {
   unsigned Size = F.node_def_size();
   std::vector<unsigned> Order;
@@ -114,7 +108,6 @@ std::vector<unsigned> BodyCopier::creationOrder() const {
     Index.emplace(F.node_def(I).name(), I);
   std::vector<std::vector<unsigned>> Readers(Size);
   std::vector<int> Pending(Size);
-  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Ready;
   for (unsigned I = 0; I < Size; ++I) {
     const tensorflow::NodeDef &ND = F.node_def(I);
     int Count = ND.input_size(), FromArgs = 0;
@@ -128,9 +121,11 @@ std::vector<unsigned> BodyCopier::creationOrder() const {
         ++FromArgs;
         continue;
       }
-      if (!Control && isMergeOp(ND.op()) && isNextIterationOp(F.node_def(It->second).op()))
+      bool BackEdge = isMergeOp(ND.op()) && isNextIterationOp(F.node_def(It->second).op());
+      if (!Control && BackEdge)
         LoopMerge = true;
-      Readers[It->second].push_back(I);
+      if (!BackEdge)
+        Readers[It->second].push_back(I);
     }
     if (LoopMerge) {
       Count = 1;
@@ -139,30 +134,9 @@ std::vector<unsigned> BodyCopier::creationOrder() const {
     }
     // The arguments' edges count down first; a count passing zero there was
     // ready at zero, as in GraphConstructor.
-    Pending[I] = Count - FromArgs;
-    if (Pending[I] <= 0) {
-      Pending[I] = 0;
-      Ready.push(I);
-    }
+    Pending[I] = std::max(Count - FromArgs, 0);
   }
-  std::vector<bool> Made(Size);
-  while (!Ready.empty()) {
-    unsigned I = Ready.top();
-    Ready.pop();
-    Order.push_back(I);
-    Made[I] = true;
-    bool NextIteration = isNextIterationOp(F.node_def(I).op());
-    for (unsigned R : Readers[I]) {
-      if (NextIteration && isMergeOp(F.node_def(R).op()))
-        continue;
-      if (--Pending[R] == 0)
-        Ready.push(R);
-    }
-  }
-  for (unsigned I = 0; I < Size; ++I)
-    if (!Made[I])
-      Order.push_back(I);
-  return Order;
+  return constructionOrder(std::move(Pending), Readers);
 }
 
 absl::StatusOr<BodyCopy> BodyCopier::run() {
@@ -192,13 +166,10 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
     N->setDevice(ND.device());
     for (const auto &[Key, Value] : ND.attr())
       N->attr(Key) = Value;
-    if (const tensorflow::OpDef *Def = Ops.find(ND.op())) {
-      for (const tensorflow::OpDef::AttrDef &A : Def->attr())
-        if (A.has_default_value() && !N->findAttr(A.name()))
-          N->attr(A.name()) = A.default_value();
-    } else {
+    if (const tensorflow::OpDef *Def = Ops.find(ND.op()))
+      addDefaultAttrs(*Def, N->mutableAttrs());
+    else
       addKnownDefaultAttrs(*N);
-    }
     if (!Copies.emplace(ND.name(), std::make_pair(N, &ND)).second)
       return error(ND.name(), "two body nodes have this name");
     Out.Nodes.push_back(N);

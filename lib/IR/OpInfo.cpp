@@ -99,6 +99,10 @@ const llvm::StringMap<int> &fixedOutputCounts() {
 
 } // namespace
 
+bool isPartitionedCallOp(llvm::StringRef Op) {
+  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
+}
+
 std::optional<int> numOutputs(const Node &N) {
   llvm::StringRef Op = N.op();
   // Ops whose output count comes from an attribute.
@@ -109,7 +113,7 @@ std::optional<int> numOutputs(const Node &N) {
   if (Op == "IdentityN" || Op == "While" || Op == "StatelessWhile" || Op == "_While")
     return listAttrLength(N, "T");
   if (Op == "If" || Op == "StatelessIf" || Op == "Case" || Op == "StatelessCase" ||
-      Op == "PartitionedCall" || Op == "StatefulPartitionedCall")
+      isPartitionedCallOp(Op))
     return listAttrLength(N, "Tout");
   if (Op == "RestoreV2")
     return listAttrLength(N, "dtypes");
@@ -144,6 +148,8 @@ void addKnownDefaultAttrs(Node &N) {
     setBool("keep_dims");
   } else if (Op == "Pack") {
     setInt("axis");
+  } else if (Op == "GatherV2") {
+    setInt("batch_dims");
   } else if (Op == "Cast") {
     setBool("Truncate");
   } else if (Op == "TensorListSetItem") {

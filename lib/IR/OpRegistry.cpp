@@ -67,10 +67,4 @@ absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAtt
   llvm_unreachable("the output was found above");
 }
 
-void addDefaultAttrs(const tensorflow::OpDef &Def, ProtoAttrMap &Attrs) {
-  for (const tensorflow::OpDef::AttrDef &A : Def.attr())
-    if (A.has_default_value() && !Attrs.count(A.name()))
-      Attrs[A.name()] = A.default_value();
-}
-
 } // namespace frost

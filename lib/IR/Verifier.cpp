@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Structural checks of a graph ------------------------===//
 #include "frost/IR/Verifier.h"
 
+#include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpInfo.h"
 
@@ -16,9 +17,7 @@ std::string describe(const Node &N) {
 }
 
 /// A back edge of a TF1 while loop: NextIteration feeds Merge.
-bool isLoopBackEdge(const Node &Src) {
-  return Src.op() == "NextIteration" || Src.op() == "RefNextIteration";
-}
+bool isLoopBackEdge(const Node &Src) { return isNextIterationOp(Src.op()); }
 
 void checkCycles(const Graph &G, std::vector<std::string> &Errors) {
   // Kahn's algorithm; what is never ready sits on (or behind) a cycle.

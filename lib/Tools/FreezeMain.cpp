@@ -459,13 +459,20 @@ absl::Status collectionOutputs(const Model &M, llvm::StringRef Name,
 }
 
 /// A SavedModel's one signature (or serving_default) is what it serves.
-std::string defaultSignature(const Model &M) {
-  if (!M.metaGraph())
-    return "";
+/// The signatures a model serves (not `__saved_model_init_op` and the
+/// like), sorted.
+std::vector<std::string> servedSignatures(const Model &M) {
   std::vector<std::string> Keys;
-  for (const auto &Entry : M.metaGraph()->signature_def())
-    if (!llvm::StringRef(Entry.first).starts_with("__"))
-      Keys.push_back(Entry.first);
+  if (M.metaGraph())
+    for (const auto &Entry : M.metaGraph()->signature_def())
+      if (!llvm::StringRef(Entry.first).starts_with("__"))
+        Keys.push_back(Entry.first);
+  llvm::sort(Keys);
+  return Keys;
+}
+
+std::string defaultSignature(const Model &M) {
+  std::vector<std::string> Keys = servedSignatures(M);
   return Keys.size() == 1                               ? Keys.front()
          : llvm::is_contained(Keys, "serving_default") ? "serving_default"
                                                         : "";
@@ -517,11 +524,7 @@ absl::StatusOr<std::vector<OutputName>> resolveOutputs(const FreezeConfig &C, co
   if (!Errors.empty())
     return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
   if (Out.empty() && M.kind() == ContainerKind::SavedModel) {
-    std::vector<std::string> Keys;
-    for (const auto &Entry : M.metaGraph()->signature_def())
-      if (!llvm::StringRef(Entry.first).starts_with("__"))
-        Keys.push_back(Entry.first);
-    llvm::sort(Keys);
+    std::vector<std::string> Keys = servedSignatures(M);
     if (!Keys.empty())
       return absl::InvalidArgumentError(absl::StrCat(
           M.sourcePath(), " has ", Keys.size(),
@@ -955,7 +958,7 @@ int runFreeze(FreezeConfig &C) {
       for (const std::string &N : Notes)
         note(N);
       if (!S.ok())
-        return fail(S);
+        return fail(absl::Status(S.code(), absl::StrCat(In->GraphPath, ": ", S.message())));
       C.Signature = Sig;
       Tf2 = true;
       // The signature's inputs, in argument order: kept even when unused,

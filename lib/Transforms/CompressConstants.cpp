@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 
 #include <cstring>
+#include <optional>
 
 namespace frost {
 
@@ -33,32 +34,38 @@ void addOne(llvm::StringRef Bytes, google::protobuf::RepeatedField<FieldT> *Fiel
   }
 }
 
-/// Stores one element (`Bytes`) in the typed field of `P`; false for dtypes
-/// Grappler leaves alone.
-bool setSplatValue(DataType DT, llvm::StringRef Bytes, tensorflow::TensorProto &P) {
+/// Stores one element of `DT` (`Bytes`) in the typed field of `*P`; false,
+/// storing nothing, for dtypes Grappler leaves alone.
+bool setSplatValue(DataType DT, llvm::StringRef Bytes, tensorflow::TensorProto *P) {
   switch (DT) {
-  case tensorflow::DT_FLOAT: addOne<float>(Bytes, P.mutable_float_val()); return true;
-  case tensorflow::DT_DOUBLE: addOne<double>(Bytes, P.mutable_double_val()); return true;
-  case tensorflow::DT_COMPLEX64: addOne<float>(Bytes, P.mutable_scomplex_val(), 2); return true;
-  case tensorflow::DT_COMPLEX128: addOne<double>(Bytes, P.mutable_dcomplex_val(), 2); return true;
+  case tensorflow::DT_FLOAT: addOne<float>(Bytes, P->mutable_float_val()); return true;
+  case tensorflow::DT_DOUBLE: addOne<double>(Bytes, P->mutable_double_val()); return true;
+  case tensorflow::DT_COMPLEX64: addOne<float>(Bytes, P->mutable_scomplex_val(), 2); return true;
+  case tensorflow::DT_COMPLEX128: addOne<double>(Bytes, P->mutable_dcomplex_val(), 2); return true;
   case tensorflow::DT_INT32:
-  case tensorflow::DT_QINT32: addOne<int32_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_QINT32: addOne<int32_t>(Bytes, P->mutable_int_val()); return true;
   case tensorflow::DT_INT16:
-  case tensorflow::DT_QINT16: addOne<int16_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_QINT16: addOne<int16_t>(Bytes, P->mutable_int_val()); return true;
   case tensorflow::DT_UINT16:
-  case tensorflow::DT_QUINT16: addOne<uint16_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_QUINT16: addOne<uint16_t>(Bytes, P->mutable_int_val()); return true;
   case tensorflow::DT_INT8:
-  case tensorflow::DT_QINT8: addOne<int8_t>(Bytes, P.mutable_int_val()); return true;
+  case tensorflow::DT_QINT8: addOne<int8_t>(Bytes, P->mutable_int_val()); return true;
   case tensorflow::DT_UINT8:
-  case tensorflow::DT_QUINT8: addOne<uint8_t>(Bytes, P.mutable_int_val()); return true;
-  case tensorflow::DT_INT64: addOne<int64_t>(Bytes, P.mutable_int64_val()); return true;
-  case tensorflow::DT_UINT32: addOne<uint32_t>(Bytes, P.mutable_uint32_val()); return true;
-  case tensorflow::DT_UINT64: addOne<uint64_t>(Bytes, P.mutable_uint64_val()); return true;
-  case tensorflow::DT_BOOL: addOne<uint8_t>(Bytes, P.mutable_bool_val()); return true;
+  case tensorflow::DT_QUINT8: addOne<uint8_t>(Bytes, P->mutable_int_val()); return true;
+  case tensorflow::DT_INT64: addOne<int64_t>(Bytes, P->mutable_int64_val()); return true;
+  case tensorflow::DT_UINT32: addOne<uint32_t>(Bytes, P->mutable_uint32_val()); return true;
+  case tensorflow::DT_UINT64: addOne<uint64_t>(Bytes, P->mutable_uint64_val()); return true;
+  case tensorflow::DT_BOOL: addOne<uint8_t>(Bytes, P->mutable_bool_val()); return true;
   case tensorflow::DT_HALF:
-  case tensorflow::DT_BFLOAT16: addOne<uint16_t>(Bytes, P.mutable_half_val()); return true;
+  case tensorflow::DT_BFLOAT16: addOne<uint16_t>(Bytes, P->mutable_half_val()); return true;
   default: return false;
   }
+}
+
+/// Whether Grappler re-spells constants of `DT`.
+bool hasSplatField(DataType DT) {
+  tensorflow::TensorProto Scratch;
+  return setSplatValue(DT, std::string(16, '\0'), &Scratch);
 }
 
 class CompressConstantsPass : public Pass {
@@ -69,32 +76,42 @@ class CompressConstantsPass : public Pass {
       if (N.op() != "Const" || N.externalContent("value"))
         continue; // frozen weights are written later, as make_tensor_proto does
       const tensorflow::AttrValue *V = N.findAttr("value");
-      if (!V || !V->has_tensor())
+      if (!V || !V->has_tensor() || !hasSplatField(V->tensor().dtype()))
         continue;
       const tensorflow::TensorProto &Old = V->tensor();
-      tensorflow::TensorProto Probe;
-      Probe.set_dtype(Old.dtype());
-      if (!setSplatValue(Old.dtype(), llvm::StringRef(std::string(16, '\0')), Probe))
-        continue;
-      absl::StatusOr<TensorData> Value =
-          decodeTensorProto(Old, absl::StrCat("node '", N.name().str(), "'"));
-      if (!Value.ok())
-        return Value.status();
-      llvm::StringRef Bytes = Value->bytes();
-      size_t Elem = dataTypeSize(Value->dtype());
-      if (Value->numElements() == 0 || Elem == 0)
-        continue;
+      // Raw elements: a well-formed tensor_content as it is (no copy), else
+      // decoded (which reports a malformed tensor).
+      size_t Elem = dataTypeSize(Old.dtype());
+      std::vector<int64_t> Shape;
+      for (const auto &D : Old.tensor_shape().dim())
+        Shape.push_back(D.size());
+      absl::StatusOr<int64_t> Count = numElements(Shape);
+      std::optional<TensorData> Decoded;
+      llvm::StringRef Bytes = Old.tensor_content();
+      if (Bytes.empty() || !Count.ok() || Bytes.size() != static_cast<uint64_t>(*Count) * Elem) {
+        absl::StatusOr<TensorData> Value =
+            decodeTensorProto(Old, absl::StrCat("node '", N.name().str(), "'"));
+        if (!Value.ok())
+          return Value.status();
+        Decoded = *std::move(Value);
+        Bytes = Decoded->bytes();
+      }
+      if (Bytes.empty())
+        continue; // no elements
       bool Splat = true;
       for (size_t Off = Elem; Splat && Off < Bytes.size(); Off += Elem)
         Splat = Bytes.substr(Off, Elem) == Bytes.substr(0, Elem);
+      if (!Splat && !Old.tensor_content().empty())
+        continue; // already raw content
       tensorflow::TensorProto New;
       New.set_dtype(Old.dtype());
       *New.mutable_tensor_shape() = Old.tensor_shape();
       if (!Splat)
         New.set_tensor_content(Bytes.str());
       else if (llvm::any_of(Bytes.substr(0, Elem), [](char C) { return C != 0; }))
-        setSplatValue(Old.dtype(), Bytes.substr(0, Elem), New);
-      if (New.SerializeAsString() == Old.SerializeAsString())
+        setSplatValue(Old.dtype(), Bytes.substr(0, Elem), &New);
+      // A typed field spelling the splat already (small: compare the bytes).
+      if (Old.tensor_content().empty() && New.SerializeAsString() == Old.SerializeAsString())
         continue;
       *N.attr("value").mutable_tensor() = std::move(New);
       ++NumRewritten;

@@ -14,8 +14,6 @@
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
-#include <functional>
-#include <queue>
 
 namespace frost {
 
@@ -25,52 +23,6 @@ std::string NameCounter::newName(const Graph &G, llvm::StringRef Prefix) {
     Name = absl::StrCat(Prefix.str(), "/_", Next++);
   while (G.findNode(Name));
   return Name;
-}
-
-static bool isMerge(const Node &N) { return N.op() == "Merge" || N.op() == "RefMerge"; }
-static bool isNextIteration(const Node &N) {
-  return N.op() == "NextIteration" || N.op() == "RefNextIteration";
-}
-
-std::vector<Node *> graphConstructionOrder(const Graph &G) {
-  std::vector<Node *> List;
-  std::vector<unsigned> Position(G.idBound());
-  for (Node &N : const_cast<Graph &>(G)) {
-    Position[N.id()] = List.size();
-    List.push_back(&N);
-  }
-  std::vector<int> Pending(List.size());
-  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> Ready;
-  for (unsigned I = 0; I < List.size(); ++I) {
-    const Node &N = *List[I];
-    int Count = N.numInputs();
-    if (isMerge(N) && llvm::any_of(N.dataInputs(),
-                                   [](const Input &In) { return isNextIteration(*In.Src); }))
-      Count = N.controlInputs().size() + 1;
-    Pending[I] = Count;
-    if (Count == 0)
-      Ready.push(I);
-  }
-  std::vector<Node *> Order;
-  std::vector<bool> Placed(List.size());
-  while (!Ready.empty()) {
-    unsigned I = Ready.top();
-    Ready.pop();
-    Node *N = List[I];
-    Order.push_back(N);
-    Placed[I] = true;
-    for (const Use &U : N->uses()) {
-      if (isNextIteration(*N) && isMerge(*U.User))
-        continue;
-      unsigned J = Position[U.User->id()];
-      if (--Pending[J] == 0)
-        Ready.push(J);
-    }
-  }
-  for (unsigned I = 0; I < List.size(); ++I)
-    if (!Placed[I])
-      Order.push_back(List[I]);
-  return Order;
 }
 
 bool shouldLowerControlFlow(const Node &N) {
@@ -123,9 +75,16 @@ public:
   absl::Status lowerWhile();
 
 private:
-  absl::Status error(const std::string &Message) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat("node '", Name, "' (", N.op().str(), "): ", Message));
+  absl::Status error(const std::string &Message,
+                     absl::StatusCode Code = absl::StatusCode::kInvalidArgument) const {
+    return absl::Status(Code, absl::StrCat("node '", Name, "' (", N.op().str(), "): ", Message));
+  }
+  /// The producers of N's control inputs (read before N is rewired).
+  std::vector<Node *> controlSources() const {
+    std::vector<Node *> Out;
+    for (const Input &In : N.controlInputs())
+      Out.push_back(In.Src);
+    return Out;
   }
   /// The types of list attribute `Attr`.
   absl::Status typeList(llvm::StringRef Attr, std::vector<tensorflow::DataType> &Out) const;
@@ -208,9 +167,9 @@ absl::Status Lowering::lowerIf() {
   FROST_RETURN_IF_ERROR(typeList("Tout", Tout));
   if (const tensorflow::AttrValue *Cond = N.findAttr("Tcond");
       Cond && Cond->type() != tensorflow::DT_BOOL)
-    return absl::UnimplementedError(absl::StrCat(
-        "node '", Name, "' (", N.op().str(), "): a condition of type ",
-        tensorflow::DataType_Name(Cond->type()), " cannot be lowered (only DT_BOOL)"));
+    return error(absl::StrCat("a condition of type ", tensorflow::DataType_Name(Cond->type()),
+                              " cannot be lowered (only DT_BOOL)"),
+                 absl::StatusCode::kUnimplemented);
   if (N.numDataInputs() != Tin.size() + 1)
     return error(absl::StrCat(N.numDataInputs(), " data inputs for a condition and ",
                               Tin.size(), " Tin types"));
@@ -219,9 +178,7 @@ absl::Status Lowering::lowerIf() {
   std::string ThenName = Names.newName(G, Name + "/then");
   std::string ElseName = Names.newName(G, Name + "/else");
   std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
-  std::vector<Node *> Controls;
-  for (const Input &In : N.controlInputs())
-    Controls.push_back(In.Src);
+  std::vector<Node *> Controls = controlSources();
   Input Pred = Data[0];
 
   Node *SwitchPred = create("switch_pred", "Switch");
@@ -295,9 +252,7 @@ absl::Status Lowering::lowerCase() {
   for (unsigned B = 0; B < NumBranches; ++B)
     CallNames.push_back(Names.newName(G, absl::StrCat(Name, "/branch", B)));
   std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
-  std::vector<Node *> Controls;
-  for (const Input &In : N.controlInputs())
-    Controls.push_back(In.Src);
+  std::vector<Node *> Controls = controlSources();
   Input Index = Data[0];
 
   auto switchN = [&](llvm::StringRef Suffix, tensorflow::DataType T, Input In) {
@@ -364,9 +319,8 @@ absl::Status Lowering::lowerWhile() {
   while (First < Types.size() && IsResource(First))
     ++First;
   if (First == Types.size())
-    return absl::UnimplementedError(absl::StrCat(
-        "node '", Name, "' (", N.op().str(),
-        "): a loop whose variables are all resources cannot be lowered"));
+    return error("a loop whose variables are all resources cannot be lowered",
+                 absl::StatusCode::kUnimplemented);
   FROST_RETURN_IF_ERROR(checkUses(Types.size()));
   int64_t Parallel = 10;
   if (const tensorflow::AttrValue *P = N.findAttr("parallel_iterations"))
@@ -375,9 +329,7 @@ absl::Status Lowering::lowerWhile() {
   std::string CondName = Names.newName(G, Name + "/cond");
   std::string BodyName = Names.newName(G, Name + "/body");
   std::vector<Input> Data(N.dataInputs().begin(), N.dataInputs().end());
-  std::vector<Node *> Controls;
-  for (const Input &In : N.controlInputs())
-    Controls.push_back(In.Src);
+  std::vector<Node *> Controls = controlSources();
   unsigned NumVars = Data.size();
 
   std::vector<Node *> Enters;

@@ -17,11 +17,12 @@
 //  - `_output_shapes` is gone (the copy does not record it);
 //  - `versions` keeps only the producer (the new graph's min_consumer is unset);
 //  - the importer's default attributes are present on the nodes freezing
-//    created (GatherV2's batch_dims).
+//    created (GatherV2's batch_dims; addKnownDefaultAttrs).
 // Nodes the outputs do not reach are left after them (prune removes them).
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpInfo.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -40,14 +41,6 @@ class FunctionGraphLayoutPass : public Pass {
     if (Outputs.empty())
       return absl::InvalidArgumentError("needs outputs=NAME[;NAME...]: the function's outputs");
     return absl::OkStatus();
-  }
-
-  /// lift_to_graph's graph_inputs: data inputs, then control inputs.
-  static std::vector<Node *> graphInputs(const Node &N) {
-    std::vector<Node *> Out;
-    for (const Input &In : N.inputs())
-      Out.push_back(In.Src);
-    return Out;
   }
 
   static void sortControlInputs(Node &N) {
@@ -98,10 +91,12 @@ class FunctionGraphLayoutPass : public Pass {
         if (Visited[N->id()])
           continue;
         Visited[N->id()] = true;
-        for (Node *In : graphInputs(*N)) {
-          Readers[In->id()].insert(N->id());
-          if (!Visited[In->id()])
-            Work.push_back(In);
+        // lift_to_graph's graph_inputs: data inputs, then control inputs,
+        // which is the order of N's inputs.
+        for (const Input &In : N->inputs()) {
+          Readers[In.Src->id()].insert(N->id());
+          if (!Visited[In.Src->id()])
+            Work.push_back(In.Src);
         }
       }
     }
@@ -132,11 +127,11 @@ class FunctionGraphLayoutPass : public Pass {
         Marked[N->id()] = true;
         Unvisited[N->id()] = false;
         Walk.push_back(N);
-        for (Node *In : graphInputs(*N)) {
-          if (!Marked[In->id()])
-            Unvisited[In->id()] = true;
-          if (allReadersMarked(*In))
-            Stack.push_back(In);
+        for (const Input &In : N->inputs()) {
+          if (!Marked[In.Src->id()])
+            Unvisited[In.Src->id()] = true;
+          if (allReadersMarked(*In.Src))
+            Stack.push_back(In.Src);
         }
       }
       Node *Next = nullptr;
@@ -171,8 +166,7 @@ class FunctionGraphLayoutPass : public Pass {
       G.mutableOtherFields().mutable_versions()->clear_min_consumer();
     for (Node &N : G) {
       N.eraseAttr("_output_shapes");
-      if (N.op() == "GatherV2" && !N.findAttr("batch_dims"))
-        N.attr("batch_dims").set_i(0);
+      addKnownDefaultAttrs(N);
       if (!Marked[N.id()])
         continue;
       for (const Input &In : N.controlInputs())

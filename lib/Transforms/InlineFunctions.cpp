@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpInfo.h"
 #include "frost/Transforms/ControlFlowLowering.h"
 #include "frost/Transforms/Passes.h"
 
@@ -34,10 +35,6 @@
 namespace frost {
 
 namespace {
-
-bool isCallOp(llvm::StringRef Op) {
-  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
-}
 
 bool isTrue(const Node &N, std::string_view Attr) {
   const tensorflow::AttrValue *V = N.findAttr(Attr);
@@ -65,17 +62,18 @@ class InlineFunctionsPass : public Pass {
   }
 
   /// Grappler's IsFunctionCall.
-  static bool isFunctionCall(const Graph &G, const Node &N) {
-    return isCallOp(N.op()) || N.op() == "SymbolicGradient" || findFunction(G, N.op());
+  static bool isFunctionCall(const FunctionIndex &Functions, const Node &N) {
+    return isPartitionedCallOp(N.op()) || N.op() == "SymbolicGradient" ||
+           Functions.find(N.op());
   }
 
   /// The function `Call` calls, or null when it calls none to inline.
-  const tensorflow::FunctionDef *callee(const Graph &G, const Node &Call) const {
+  const tensorflow::FunctionDef *callee(const FunctionIndex &Functions, const Node &Call) const {
     for (std::string_view Attr : {"_xla_compile_id", "_tpu_replicate", "_XlaMustCompile"})
       if (const tensorflow::AttrValue *V = Call.findAttr(Attr); V && (!V->s().empty() || V->b()))
         return nullptr; // left to XLA, as Grappler does
     std::string Name;
-    if (isCallOp(Call.op())) {
+    if (isPartitionedCallOp(Call.op())) {
       const tensorflow::AttrValue *F = Call.findAttr("f");
       if (!F || !F->has_func())
         return nullptr;
@@ -83,7 +81,7 @@ class InlineFunctionsPass : public Pass {
     } else {
       Name = Call.op().str();
     }
-    const tensorflow::FunctionDef *Def = findFunction(G, Name);
+    const tensorflow::FunctionDef *Def = Functions.find(Name);
     if (!Def)
       return nullptr;
     if (auto It = Def->attr().find("_noinline"); It != Def->attr().end() && It->second.b())
@@ -94,7 +92,7 @@ class InlineFunctionsPass : public Pass {
   }
 
   absl::Status inlineCall(Graph &G, Node &Call, const tensorflow::FunctionDef &F,
-                          const OpRegistry &Ops);
+                          const OpRegistry &Ops, const FunctionIndex &Functions);
   void dropUnusedFunctions(Graph &G);
 
   absl::Status run(Model &M, PassContext &) override {
@@ -105,6 +103,8 @@ class InlineFunctionsPass : public Pass {
     if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
       Ops.add(Meta->meta_info_def().stripped_op_list());
     Ops.add(G.library());
+    // Neither inlining nor lowering changes the library until the walk ends.
+    FunctionIndex Functions(G.library());
     std::vector<Node *> Walk = graphConstructionOrder(G);
     Rank.assign(G.idBound(), 0);
     for (unsigned I = 0; I < Walk.size(); ++I)
@@ -116,8 +116,8 @@ class InlineFunctionsPass : public Pass {
         addStrictInputs(N, controlFlowTakesResource(N));
         FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, N, Names));
         ++NumLowered;
-      } else if (const tensorflow::FunctionDef *F = callee(G, N)) {
-        FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops));
+      } else if (const tensorflow::FunctionDef *F = callee(Functions, N)) {
+        FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops, Functions));
         ++NumInlined;
       } else {
         continue;
@@ -135,12 +135,12 @@ class InlineFunctionsPass : public Pass {
     dropUnusedFunctions(G);
     return absl::OkStatus();
   }
-
 };
 
 absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
                                              const tensorflow::FunctionDef &F,
-                                             const OpRegistry &Ops) {
+                                             const OpRegistry &Ops,
+                                             const FunctionIndex &Functions) {
   const tensorflow::OpDef &Sig = F.signature();
   std::string CallName = Call.name().str();
   std::string Where = absl::StrCat("node '", CallName, "' (call of ", Sig.name(), ")");
@@ -157,7 +157,7 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
                   }));
   // Grappler's multi-device inlining (calls and lowered branches) waits for
   // the body's control outputs, single-device inlining for the results.
-  bool MultiDevice = isCallOp(Call.op()) || isTrue(Call, "_lower_as_multi_device_function");
+  bool MultiDevice = isPartitionedCallOp(Call.op()) || isTrue(Call, "_lower_as_multi_device_function");
 
   // Each argument through an Identity; the call's control inputs through a
   // NoOp, made first.
@@ -188,7 +188,7 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
     // Body nodes without inputs, and calls without control inputs, wait for
     // the call's control inputs too.
     if (InputControl && (N->inputs().empty() ||
-                         (isFunctionCall(G, *N) && N->controlInputs().empty())))
+                         (isFunctionCall(Functions, *N) && N->controlInputs().empty())))
       N->addControlInput(InputControl);
   }
 
@@ -222,14 +222,12 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
 
 void InlineFunctionsPass::dropUnusedFunctions(Graph &G) {
   tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
-  std::map<std::string, const tensorflow::FunctionDef *> ByName;
-  for (const tensorflow::FunctionDef &F : Lib.function())
-    ByName[F.signature().name()] = &F;
+  FunctionIndex ByName(Lib);
   std::set<std::string> Used;
-  std::vector<std::string> Work;
-  auto use = [&](const std::string &Name) {
-    if (ByName.count(Name) && Used.insert(Name).second)
-      Work.push_back(Name);
+  std::vector<const tensorflow::FunctionDef *> Work;
+  auto use = [&](llvm::StringRef Name) {
+    if (const tensorflow::FunctionDef *F = ByName.find(Name); F && Used.insert(Name.str()).second)
+      Work.push_back(F);
   };
   auto useAttrs = [&](const auto &Attrs) {
     for (const auto &Entry : Attrs) {
@@ -242,11 +240,11 @@ void InlineFunctionsPass::dropUnusedFunctions(Graph &G) {
     }
   };
   for (const Node &N : G) {
-    use(N.op().str());
+    use(N.op());
     useAttrs(N.attrs());
   }
   while (!Work.empty()) {
-    const tensorflow::FunctionDef &F = *ByName[Work.back()];
+    const tensorflow::FunctionDef &F = *Work.back();
     Work.pop_back();
     for (const tensorflow::NodeDef &ND : F.node_def()) {
       use(ND.op());

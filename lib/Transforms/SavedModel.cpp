@@ -13,6 +13,7 @@
 #include "frost/Checkpoint/CheckpointReader.h"
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpInfo.h"
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
@@ -34,10 +35,6 @@ using tensorflow::TrackableObjectGraph;
 
 /// The TrackableObjectGraph a TF2 checkpoint stores under this key.
 constexpr llvm::StringLiteral ObjectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
-
-bool isCallOp(llvm::StringRef Op) {
-  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
-}
 
 /// "node:k" -> (node, k); "node" -> (node, 0).
 std::pair<llvm::StringRef, int> splitTensorName(llvm::StringRef Tensor) {
@@ -61,7 +58,7 @@ const Node *signatureCall(const Graph &G, const tensorflow::SignatureDef &Sig) {
   const Node *Call = nullptr;
   for (const auto &[Key, Info] : Sig.outputs()) {
     const Node *N = G.findNode(splitTensorName(Info.name()).first);
-    if (!N || !isCallOp(N->op()) || (Call && Call != N))
+    if (!N || !isPartitionedCallOp(N->op()) || (Call && Call != N))
       return nullptr;
     Call = N;
   }
@@ -178,9 +175,22 @@ std::optional<tensorflow::TensorShapeProto> argumentShape(const tensorflow::Func
   return std::nullopt;
 }
 
-void copyAttr(const Node &From, Node &To, const char *Name) {
-  if (const tensorflow::AttrValue *V = From.findAttr(Name))
-    To.attr(Name) = *V;
+/// The graph's Const that SavedObjectGraph node `Id` (a SavedConstant)
+/// names, or null.
+const Node *savedConstant(const Graph &G, const SavedObjectGraph &Objects, int Id) {
+  if (Id < 0 || Id >= Objects.nodes_size() || !Objects.nodes(Id).has_constant())
+    return nullptr;
+  const Node *N = G.findNode(Objects.nodes(Id).constant().operation());
+  return N && N->op() == "Const" ? N : nullptr;
+}
+
+/// A Const named `Name` in `NewG` holding `Value`'s dtype and value.
+Node *copyConstant(Graph &NewG, const Node &Value, llvm::StringRef Name) {
+  Node *C = NewG.createNode(Name, "Const");
+  for (const char *Attr : {"dtype", "value"})
+    if (const tensorflow::AttrValue *V = Value.findAttr(Attr))
+      C->attr(Attr) = *V;
+  return C;
 }
 
 /// The concrete function behind child `Child` of object `Id` (a tf.function
@@ -241,18 +251,15 @@ absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Graph &G,
       InitOptions.Args.push_back(Handle);
       continue;
     }
-    const SavedObject *O =
-        Bound >= 0 && Bound < Objects.nodes_size() ? &Objects.nodes(Bound) : nullptr;
-    const Node *Value = O && O->has_constant() ? G.findNode(O->constant().operation()) : nullptr;
-    if (!Value || Value->op() != "Const")
+    const Node *Value = savedConstant(G, Objects, Bound);
+    if (!Value)
       return absl::UnimplementedError(absl::StrCat(
           Where, ": the initializer ", Sig.name(), " of object ", Id, " captures object ",
           Bound, ", which is not a constant of the graph"));
-    Node *C = NewG.createNode(NewG.uniqueName(InitOptions.Prefix + Sig.input_arg(I).name()),
-                              "Const");
-    copyAttr(*Value, *C, "dtype");
-    copyAttr(*Value, *C, "value");
-    InitOptions.Args.push_back({C, 0});
+    InitOptions.Args.push_back(
+        {copyConstant(NewG, *Value,
+                      NewG.uniqueName(InitOptions.Prefix + Sig.input_arg(I).name())),
+         0});
   }
   FROST_ASSIGN_OR_RETURN(BodyCopy Initialized, copyFunctionBody(NewG, *Init, Ops, InitOptions));
   for (Node *N : Initialized.ControlReturns)
@@ -389,14 +396,12 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
         *N->attr("shape").mutable_shape() = O.variable().shape();
         Sources[Arg.name()] = {Key->first, "", absl::StrCat("object graph: ", Key->second), false};
       } else if (O.kind_case() == SavedObject::kConstant) {
-        const Node *Value = G.findNode(O.constant().operation());
-        if (!Value || Value->op() != "Const")
+        const Node *Value = savedConstant(G, *Objects, Id);
+        if (!Value)
           return absl::InvalidArgumentError(absl::StrCat(ArgWhere, " captures constant '",
                                                          O.constant().operation(),
                                                          "', which is no Const of the graph"));
-        N = NewG->createNode(Arg.name(), "Const");
-        copyAttr(*Value, *N, "dtype");
-        copyAttr(*Value, *N, "value");
+        N = copyConstant(*NewG, *Value, Arg.name());
       } else if (O.kind_case() == SavedObject::kResource) {
         FROST_ASSIGN_OR_RETURN(TensorOf Handle,
                                instantiateResource(*NewG, G, *Objects, Id, Arg.name(), Ops,

@@ -12,6 +12,8 @@
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpRegistry.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <string>
 #include <vector>
 
@@ -51,8 +53,22 @@ struct BodyCopy {
 absl::StatusOr<BodyCopy> copyFunctionBody(Graph &G, const tensorflow::FunctionDef &F,
                                           const OpRegistry &Ops, const BodyCopyOptions &Options);
 
-/// The function named `Name` in G's library, or null.
+/// The function named `Name` in G's library, or null (a linear search).
 const tensorflow::FunctionDef *findFunction(const Graph &G, llvm::StringRef Name);
+
+/// The functions of a library by name, for passes that look up every node;
+/// valid while the library is not changed.
+class FunctionIndex {
+public:
+  explicit FunctionIndex(const tensorflow::FunctionDefLibrary &Library) {
+    for (const tensorflow::FunctionDef &F : Library.function())
+      ByName.try_emplace(F.signature().name(), &F);
+  }
+  const tensorflow::FunctionDef *find(llvm::StringRef Name) const { return ByName.lookup(Name); }
+
+private:
+  llvm::StringMap<const tensorflow::FunctionDef *> ByName;
+};
 
 } // namespace frost
 

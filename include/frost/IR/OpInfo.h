@@ -9,18 +9,24 @@
 #ifndef FROST_IR_OPINFO_H
 #define FROST_IR_OPINFO_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <optional>
 
 namespace frost {
 
 class Node;
 
+/// PartitionedCall and StatefulPartitionedCall: calls of the function in `f`.
+bool isPartitionedCallOp(llvm::StringRef Op);
+
 /// How many outputs `N` has, when its op is known; nullopt for unknown ops.
 std::optional<int> numOutputs(const Node &N);
 
 /// Adds the default attributes TensorFlow's OpDef gives N's op and N lacks,
 /// for the few common ops Frost knows, when there is no OpDef at hand (a
-/// SavedModel's stripped op list misses the ops only If/While branches use).
+/// SavedModel's stripped op list misses the ops only If/While branches use,
+/// and freezing creates ops such as GatherV2 that the model never had).
 void addKnownDefaultAttrs(Node &N);
 
 } // namespace frost

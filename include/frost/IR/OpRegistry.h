@@ -48,7 +48,13 @@ absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAtt
 
 /// Adds the OpDef's default value of every attribute `Attrs` lacks, as
 /// TensorFlow does when it imports a graph saved with stripped defaults.
-void addDefaultAttrs(const tensorflow::OpDef &Def, ProtoAttrMap &Attrs);
+/// `Attrs`: a NodeDef's map or a Node's.
+template <typename AttrMapT>
+void addDefaultAttrs(const tensorflow::OpDef &Def, AttrMapT &Attrs) {
+  for (const tensorflow::OpDef::AttrDef &A : Def.attr())
+    if (A.has_default_value() && !Attrs.count(A.name()))
+      Attrs[A.name()] = A.default_value();
+}
 
 } // namespace frost
 

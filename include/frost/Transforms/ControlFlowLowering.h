@@ -13,6 +13,7 @@
 #ifndef FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
 #define FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
 
+#include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Graph.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -30,13 +31,6 @@ public:
 private:
   unsigned Next = 0;
 };
-
-/// The order TensorFlow's GraphConstructor gives the nodes of G (their
-/// Grappler ids): Kahn's topological order, the lowest position in G's node
-/// list first among the ready nodes; a Merge waits only for its inputs that
-/// are no NextIteration. Nodes on a cycle without one come last, in list
-/// order.
-std::vector<Node *> graphConstructionOrder(const Graph &G);
 
 /// An If, StatelessIf, Case, StatelessCase, While or StatelessWhile with
 /// `_lower_using_switch_merge = true`.
