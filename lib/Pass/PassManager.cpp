@@ -45,18 +45,29 @@ std::string PassManager::printPipeline() const {
   return absl::StrJoin(Parts, ",");
 }
 
+void PassManager::append(PassManager &&Other) {
+  assert(Other.NumRun == 0 && "appending passes that ran already");
+  for (std::unique_ptr<Pass> &P : Other.Passes)
+    Passes.push_back(std::move(P));
+  Other.Passes.clear();
+}
+
 absl::Status PassManager::run(Model &M, PassContext &Ctx) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::time_point Start) {
     return std::chrono::duration<double>(Clock::now() - Start).count();
   };
-  for (const auto &P : Passes) {
+  auto Pending = llvm::ArrayRef(Passes).drop_front(NumRun);
+  for (const auto &P : Pending) {
     if (absl::Status S = P->validateOptions(); !S.ok())
       return absl::Status(S.code(), absl::StrCat(P->name().str(), ": ", S.message()));
   }
-  for (const auto &P : Passes) {
+  for (const auto &P : Pending) {
+    ++NumRun;
     Clock::time_point Start = Clock::now();
     absl::Status S = P->run(M, Ctx);
+    if (!Ctx.takeGraphPreserved())
+      Ctx.analyses().invalidateGraphAnalyses();
     if (Options.Timing)
       Options.Timing->add(P->name(), seconds(Start));
     if (!S.ok())
@@ -75,20 +86,31 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       *Options.Out << "# -----// IR Dump After " << P->name() << " //----- #\n"
                    << printModelText(M);
   }
-  if (Options.Statistics) {
-    *Options.Out << "===" << std::string(73, '-') << "===\n"
-                 << "                         ... Pass statistics report ...\n"
-                 << "===" << std::string(73, '-') << "===\n";
-    for (const auto &P : Passes) {
-      *Options.Out << P->name() << "\n";
-      for (const Statistic *Stat : P->statistics())
-        *Options.Out << llvm::format("  (S) %8llu %s - %s\n",
-                                     static_cast<unsigned long long>(Stat->value()),
-                                     Stat->name().str().c_str(),
-                                     Stat->description().str().c_str());
-    }
-  }
+  if (Options.Statistics)
+    printStatistics(*Options.Out, Ctx);
   return absl::OkStatus();
+}
+
+void PassManager::printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const {
+  auto row = [&OS](uint64_t Value, llvm::StringRef Name, llvm::StringRef Description) {
+    OS << llvm::format("  (S) %8llu %s - %s\n", static_cast<unsigned long long>(Value),
+                       Name.str().c_str(), Description.str().c_str());
+  };
+  OS << "===" << std::string(73, '-') << "===\n"
+     << "                         ... Pass statistics report ...\n"
+     << "===" << std::string(73, '-') << "===\n";
+  for (const auto &P : llvm::ArrayRef(Passes).take_front(NumRun)) {
+    OS << P->name() << "\n";
+    for (const Statistic *Stat : P->statistics())
+      row(Stat->value(), Stat->name(), Stat->description());
+  }
+  const AnalysisManager &AM = Ctx.analyses();
+  if (AM.checkpointsOpened() || AM.reachabilityWalks()) {
+    OS << "(shared analyses)\n";
+    row(AM.checkpointsOpened(), "checkpoints-opened", "Checkpoints opened (each once per run)");
+    row(AM.reachabilityWalks(), "reachability-walks",
+        "Times the nodes an output list needs were computed");
+  }
 }
 
 } // namespace frost

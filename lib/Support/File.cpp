@@ -80,19 +80,29 @@ absl::Status writeFileAtomically(
       return absl::InternalError("cannot write to standard output");
     return S;
   }
+  auto produceInto = [&](int Fd) {
+    FileOutputStream Out(Fd);
+    absl::Status S = Produce(Out);
+    if (!Out.Close() && S.ok())
+      S = absl::InternalError(absl::StrCat(Path.str(), ": write failed: ",
+                                           std::strerror(Out.GetErrno())));
+    return S;
+  };
+  // A device or pipe (-o /dev/null) is written in place: renaming a file
+  // onto it would replace the device itself.
+  if (struct stat St; ::stat(std::string(Path).c_str(), &St) == 0 &&
+                      (S_ISCHR(St.st_mode) || S_ISFIFO(St.st_mode) || S_ISSOCK(St.st_mode))) {
+    int Fd = ::open(std::string(Path).c_str(), O_WRONLY | O_CLOEXEC);
+    if (Fd < 0)
+      return errnoStatus(Path, "cannot open");
+    return produceInto(Fd);
+  }
   std::string Temp = absl::StrCat(Path.str(), ".tmp.XXXXXX");
   int Fd = ::mkstemp(Temp.data());
   if (Fd < 0)
     return errnoStatus(Path, "cannot create a temporary file beside");
   ::fchmod(Fd, 0644);
-  absl::Status S;
-  {
-    FileOutputStream Out(Fd);
-    S = Produce(Out);
-    if (!Out.Close() && S.ok())
-      S = absl::InternalError(absl::StrCat(Path.str(), ": write failed: ",
-                                           std::strerror(Out.GetErrno())));
-  }
+  absl::Status S = produceInto(Fd);
   if (S.ok() && ::rename(Temp.c_str(), std::string(Path).c_str()) != 0)
     S = errnoStatus(Path, "cannot rename the temporary file onto");
   if (!S.ok())

@@ -20,6 +20,4 @@ void printError(const absl::Status &S, llvm::raw_ostream &OS) {
   OS.flush();
 }
 
-const char *frostVersion() { return "Frost 0.1.0"; }
-
 } // namespace frost

@@ -9,7 +9,7 @@
 //   Identity, Enter, Exit, Switch, _SwitchN, NextIteration on the path:
 //                       T retyped to the value dtype, `_output_shapes` dropped
 //   If, Case, While, (Stateful)PartitionedCall: Tin / T retyped, the called
-//                       functions retyped and renamed (FunctionRetyper below)
+//                       functions retyped and renamed (Utils/FunctionRetyper)
 // The Const's TensorProto is what TensorFlow's make_tensor_proto writes for the
 // value (tensor_content for more than one element of most numeric dtypes, the
 // typed *_val field otherwise); tensor_content stays in the mapped checkpoint
@@ -42,10 +42,10 @@
 #include "frost/Checkpoint/CheckpointReader.h"
 #include "frost/Checkpoint/Resolve.h"
 #include "frost/IR/Model.h"
-#include "frost/IR/Reachability.h"
 #include "frost/IR/TensorName.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Utils/FunctionRetyper.h"
 #include "frost/Transforms/Variables.h"
 
 #include "absl/strings/str_cat.h"
@@ -292,375 +292,6 @@ absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spe
 }
 
 //===----------------------------------------------------------------------===//
-// Functions: If, Case, While, (Stateful)PartitionedCall
-//===----------------------------------------------------------------------===//
-
-/// The ops that call library functions, as convert_to_constants sees them:
-/// inputs from `First` on are the functions' arguments, typed by `TypeAttr`.
-struct CallerKind {
-  unsigned First;
-  const char *TypeAttr;
-  std::vector<const char *> FuncAttrs;
-  bool IsWhile = false;
-};
-
-std::optional<CallerKind> callerKind(llvm::StringRef Op) {
-  if (Op == "If" || Op == "StatelessIf")
-    return CallerKind{1, "Tin", {"then_branch", "else_branch"}};
-  if (Op == "Case" || Op == "StatelessCase")
-    return CallerKind{1, "Tin", {"branches"}};
-  if (Op == "PartitionedCall" || Op == "StatefulPartitionedCall")
-    return CallerKind{0, "Tin", {"f"}};
-  if (Op == "While" || Op == "StatelessWhile")
-    return CallerKind{0, "T", {"body", "cond"}, true};
-  return std::nullopt;
-}
-
-bool isIntermediate(llvm::StringRef Op) {
-  return Op == "Identity" || Op == "Enter" || Op == "Exit" || Op == "Switch" ||
-         Op == "_SwitchN" || Op == "NextIteration";
-}
-
-/// Sets entry `Index` of a type attribute (a list, or a single type for
-/// index 0); false when there is no such entry.
-bool setTypeAt(tensorflow::AttrValue &Attr, unsigned Index, DataType DT) {
-  if (Attr.has_list()) {
-    if (Index >= static_cast<unsigned>(Attr.list().type_size()))
-      return false;
-    Attr.mutable_list()->set_type(Index, DT);
-    return true;
-  }
-  if (Attr.value_case() == tensorflow::AttrValue::kType && Index == 0) {
-    Attr.set_type(DT);
-    return true;
-  }
-  return false;
-}
-
-/// Retypes function arguments that receive a converted variable, like
-/// convert_to_constants' _Function and _FunctionCaller: the function is
-/// renamed (`<base>_frozen_<n>`; a function still called elsewhere with a
-/// resource keeps its original too), its argument gets the value dtype and
-/// unknown shape attributes, and the conversion continues through its body
-/// (ReadVariableOp -> Identity with `:value` uses renamed `:output`,
-/// Identity-like nodes retyped, nested callers). ResourceGather inside a
-/// function is left alone, as TensorFlow does.
-class FunctionRetyper {
-public:
-  explicit FunctionRetyper(Graph &G) : G(G) {}
-
-  /// `Attrs` are those of a caller of kind `Kind` whose input `Index` now
-  /// carries a value of `DT` and `Shape`.
-  template <typename AttrMapT>
-  void convertCaller(const CallerKind &Kind, AttrMapT &Attrs, unsigned Index, DataType DT,
-                     llvm::ArrayRef<int64_t> Shape);
-
-  /// Puts back originals of renamed functions that something still calls.
-  void finish();
-
-  unsigned numConverted() const { return Originals.size(); }
-
-private:
-  struct Body {
-    /// Consumers (node, input) of each argument and of each node's outputs.
-    std::map<int, std::vector<std::pair<int, int>>> FromArg, FromNode;
-  };
-
-  tensorflow::FunctionDefLibrary &library() {
-    return *G.mutableOtherFields().mutable_library();
-  }
-  /// Index in the library of the function first named `Original`, or -1.
-  int indexOf(llvm::StringRef Original);
-  /// The original name of a function renamed by this pass, else `Name`.
-  std::string originalOf(const std::string &Name) const {
-    for (const auto &[Original, New] : NewNames)
-      if (New == Name && Originals.count(Original))
-        return Original;
-    return Name;
-  }
-  /// The renamed copy of `Original` to edit (renamed on first use).
-  tensorflow::FunctionDef &converted(const std::string &Original);
-  const Body &bodyOf(const std::string &Original);
-  void convertArg(const std::string &Original, int Arg, DataType DT,
-                  llvm::ArrayRef<int64_t> Shape);
-  void convertBodyUse(const std::string &Original, int NodeIndex, int InputIndex, DataType DT,
-                      llvm::ArrayRef<int64_t> Shape);
-  template <typename AttrMapT> void renameCalls(AttrMapT &Attrs);
-
-  Graph &G;
-  std::map<std::string, int, std::less<>> Index;      // original name -> library index
-  std::map<std::string, std::string, std::less<>> NewNames;
-  std::map<std::string, tensorflow::FunctionDef, std::less<>> Originals;
-  std::map<std::string, Body, std::less<>> Bodies;
-};
-
-int FunctionRetyper::indexOf(llvm::StringRef Original) {
-  if (Index.empty()) {
-    const tensorflow::FunctionDefLibrary &Lib = G.library();
-    for (int I = 0; I < Lib.function_size(); ++I)
-      Index.emplace(Lib.function(I).signature().name(), I);
-    // convert_to_constants names every function `<base>_frozen_<uid>`, in the
-    // order of (trailing number, base, name); the uid is process-global, so
-    // Frost counts from 1 instead.
-    std::vector<std::tuple<int64_t, std::string, std::string>> Parsed;
-    for (const auto &[Name, I] : Index) {
-      llvm::StringRef Base(Name);
-      int64_t Number = -1;
-      auto [Head, Tail] = Base.rsplit('_');
-      if (!Tail.empty() && Head != Base && llvm::all_of(Tail, llvm::isDigit) &&
-          !Tail.getAsInteger(10, Number))
-        Base = Head;
-      else
-        Number = -1;
-      Parsed.emplace_back(Number, Base.str(), Name);
-    }
-    std::sort(Parsed.begin(), Parsed.end());
-    std::set<std::string> Taken;
-    for (const auto &Entry : Index)
-      Taken.insert(Entry.first);
-    unsigned Counter = 0;
-    for (const auto &[Number, Base, Name] : Parsed) {
-      std::string New;
-      do
-        New = absl::StrCat(Base, "_frozen_", ++Counter);
-      while (Taken.count(New));
-      Taken.insert(New);
-      NewNames[Name] = New;
-    }
-  }
-  auto It = Index.find(Original);
-  return It == Index.end() ? -1 : It->second;
-}
-
-tensorflow::FunctionDef &FunctionRetyper::converted(const std::string &Original) {
-  tensorflow::FunctionDef &F = *library().mutable_function(indexOf(Original));
-  if (!Originals.count(Original)) {
-    Originals.emplace(Original, F);
-    F.mutable_signature()->set_name(NewNames[Original]);
-  }
-  return F;
-}
-
-const FunctionRetyper::Body &FunctionRetyper::bodyOf(const std::string &Original) {
-  auto [It, New] = Bodies.try_emplace(Original);
-  if (!New)
-    return It->second;
-  const tensorflow::FunctionDef &F = library().function(indexOf(Original));
-  std::map<std::string, int, std::less<>> Nodes, Args;
-  for (int I = 0; I < F.node_def_size(); ++I)
-    Nodes.emplace(F.node_def(I).name(), I);
-  for (int I = 0; I < F.signature().input_arg_size(); ++I)
-    Args.emplace(F.signature().input_arg(I).name(), I);
-  for (int I = 0; I < F.node_def_size(); ++I)
-    for (int J = 0; J < F.node_def(I).input_size(); ++J) {
-      // convert_to_constants' resolve_input: "src", "src:k" or
-      // "src:out:k"; a bare name that is no node is an argument.
-      llvm::StringRef Text(F.node_def(I).input(J));
-      if (Text.starts_with("^"))
-        continue;
-      auto [Source, Rest] = Text.split(':');
-      llvm::StringRef Last = Text.rsplit(':').second;
-      int64_t Port = 0;
-      if (!Rest.empty() && !Last.empty() && llvm::all_of(Last, llvm::isDigit))
-        Last.getAsInteger(10, Port);
-      auto NodeIt = Nodes.find(Source);
-      if (Port != 0 || NodeIt != Nodes.end()) {
-        if (NodeIt != Nodes.end())
-          It->second.FromNode[NodeIt->second].push_back({I, J});
-      } else if (auto ArgIt = Args.find(Source); ArgIt != Args.end()) {
-        It->second.FromArg[ArgIt->second].push_back({I, J});
-      }
-    }
-  return It->second;
-}
-
-template <typename AttrMapT> void FunctionRetyper::renameCalls(AttrMapT &Attrs) {
-  for (auto &Entry : Attrs) {
-    tensorflow::AttrValue &V = Entry.second;
-    auto rename = [&](tensorflow::NameAttrList &Func) {
-      if (Originals.count(Func.name()))
-        Func.set_name(NewNames[Func.name()]);
-    };
-    if (V.has_func())
-      rename(*V.mutable_func());
-    else if (V.has_list())
-      for (tensorflow::NameAttrList &Func : *V.mutable_list()->mutable_func())
-        rename(Func);
-  }
-}
-
-template <typename AttrMapT>
-void FunctionRetyper::convertCaller(const CallerKind &Kind, AttrMapT &Attrs, unsigned Index,
-                                    DataType DT, llvm::ArrayRef<int64_t> Shape) {
-  if (Index < Kind.First)
-    return;
-  unsigned Arg = Index - Kind.First;
-  for (const char *Name : Kind.FuncAttrs) {
-    auto It = Attrs.find(Name);
-    if (It == Attrs.end())
-      continue;
-    std::vector<std::string> Callees;
-    if (It->second.has_func())
-      Callees.push_back(It->second.func().name());
-    else if (It->second.has_list())
-      for (const tensorflow::NameAttrList &Func : It->second.list().func())
-        Callees.push_back(Func.name());
-    for (const std::string &Callee : Callees) {
-      // A callee converted for an earlier argument is called by its new name.
-      std::string Original = originalOf(Callee);
-      if (indexOf(Original) >= 0)
-        convertArg(Original, static_cast<int>(Arg), DT, Shape);
-    }
-  }
-  renameCalls(Attrs);
-  if (auto It = Attrs.find(Kind.TypeAttr); It != Attrs.end())
-    setTypeAt(It->second, Arg, DT);
-  if (!Kind.IsWhile)
-    return;
-  // A While's body returns what it takes: its output type changes too, and
-  // the loop variable's shape is the value's.
-  // TensorFlow leaves `_output_shapes` (written by Saver's add_shapes=True)
-  // saying resource scalar, and its frozen graph then fails to import
-  // ("_output_shapes attribute inconsistent"): Frost updates both.
-  for (const char *Name : {"output_shapes", "_output_shapes"})
-    if (auto It = Attrs.find(Name);
-        It != Attrs.end() && It->second.has_list() &&
-        Index < static_cast<unsigned>(It->second.list().shape_size())) {
-      tensorflow::TensorShapeProto &S = *It->second.mutable_list()->mutable_shape(Index);
-      S.Clear();
-      for (int64_t D : Shape)
-        S.add_dim()->set_size(D);
-    }
-  if (auto It = Attrs.find("body"); It != Attrs.end() && It->second.has_func()) {
-    // The attribute was renamed above; find the original.
-    std::string Body = originalOf(It->second.func().name());
-    if (indexOf(Body) >= 0) {
-      tensorflow::OpDef &Sig = *converted(Body).mutable_signature();
-      if (Index < static_cast<unsigned>(Sig.output_arg_size()))
-        Sig.mutable_output_arg(Index)->set_type(DT);
-    }
-  }
-}
-
-void FunctionRetyper::convertArg(const std::string &Original, int Arg, DataType DT,
-                                 llvm::ArrayRef<int64_t> Shape) {
-  std::vector<std::pair<int, int>> Uses;
-  if (auto It = bodyOf(Original).FromArg.find(Arg); It != bodyOf(Original).FromArg.end())
-    Uses = It->second;
-  converted(Original);
-  for (auto [NodeIndex, InputIndex] : Uses)
-    convertBodyUse(Original, NodeIndex, InputIndex, DT, Shape);
-  tensorflow::FunctionDef &F = converted(Original);
-  if (Arg < F.signature().input_arg_size())
-    F.mutable_signature()->mutable_input_arg(Arg)->set_type(DT);
-  // Shape information about the argument is no longer known.
-  if (auto It = F.mutable_attr()->find("_input_shapes");
-      It != F.mutable_attr()->end() && It->second.has_list() &&
-      Arg < It->second.list().shape_size()) {
-    tensorflow::TensorShapeProto &S = *It->second.mutable_list()->mutable_shape(Arg);
-    S.clear_dim();
-    S.set_unknown_rank(true);
-  }
-  auto &ArgAttrs = *(*F.mutable_arg_attr())[Arg].mutable_attr();
-  if (auto It = ArgAttrs.find("_output_shapes");
-      It != ArgAttrs.end() && It->second.has_list() && It->second.list().shape_size() > 0) {
-    tensorflow::TensorShapeProto &S = *It->second.mutable_list()->mutable_shape(0);
-    S.clear_dim();
-    S.set_unknown_rank(true);
-  }
-}
-
-void FunctionRetyper::convertBodyUse(const std::string &Original, int NodeIndex,
-                                     int InputIndex, DataType DT,
-                                     llvm::ArrayRef<int64_t> Shape) {
-  tensorflow::FunctionDef &F = converted(Original);
-  tensorflow::NodeDef &N = *F.mutable_node_def(NodeIndex);
-  llvm::StringRef Op = N.op();
-  auto consumers = [&] {
-    std::vector<std::pair<int, int>> Out;
-    if (auto It = bodyOf(Original).FromNode.find(NodeIndex);
-        It != bodyOf(Original).FromNode.end())
-      Out = It->second;
-    return Out;
-  };
-  auto keepOnly = [&](int NumInputs, std::initializer_list<const char *> Keep,
-                      std::initializer_list<std::pair<const char *, const char *>> Renamed) {
-    tensorflow::NodeDef Old = N;
-    N.Clear();
-    N.set_name(Old.name());
-    for (int I = 0; I < NumInputs && I < Old.input_size(); ++I)
-      N.add_input(Old.input(I));
-    for (const char *K : Keep)
-      if (auto It = Old.attr().find(K); It != Old.attr().end())
-        (*N.mutable_attr())[K] = It->second;
-    for (auto [To, From] : Renamed)
-      if (auto It = Old.attr().find(From); It != Old.attr().end())
-        (*N.mutable_attr())[To] = It->second;
-  };
-  if (Op == "ReadVariableOp") {
-    keepOnly(1, {"_class"}, {{"T", "dtype"}});
-    N.set_op("Identity");
-    // Its output was `name:value:k`; an Identity's is `name:output:k`.
-    for (auto [UserIndex, UserInput] : consumers()) {
-      tensorflow::NodeDef &User = *F.mutable_node_def(UserIndex);
-      llvm::SmallVector<llvm::StringRef, 3> Parts;
-      llvm::StringRef(User.input(UserInput)).split(Parts, ':');
-      if (Parts.size() > 1 && Parts[1] == "value")
-        User.set_input(UserInput,
-                       absl::StrCat(Parts[0].str(), ":output",
-                                    Parts.size() > 2 ? absl::StrCat(":", Parts[2].str()) : ""));
-    }
-    return;
-  }
-  if (Op == "ResourceGatherNd") {
-    keepOnly(2, {"Tindices", "_class"}, {{"Tparams", "dtype"}});
-    N.set_op("GatherNd");
-    return;
-  }
-  if (isIntermediate(Op) || Op == "Merge") {
-    auto T = N.mutable_attr()->find("T");
-    if (InputIndex != 0 && Op != "Merge")
-      return;
-    if (Op == "Merge" &&
-        (T == N.mutable_attr()->end() || T->second.type() != tensorflow::DT_RESOURCE))
-      return;
-    (*N.mutable_attr())["T"].set_type(DT);
-    N.mutable_attr()->erase("_output_shapes");
-    for (auto [UserIndex, UserInput] : consumers())
-      convertBodyUse(Original, UserIndex, UserInput, DT, Shape);
-    return;
-  }
-  if (std::optional<CallerKind> Kind = callerKind(Op))
-    convertCaller(*Kind, *N.mutable_attr(), static_cast<unsigned>(InputIndex), DT, Shape);
-}
-
-void FunctionRetyper::finish() {
-  if (Originals.empty())
-    return;
-  // Whatever still names an original (a caller that passed no variable) gets
-  // the original back.
-  std::set<std::string> Needed;
-  auto collect = [&](const auto &Attrs) {
-    for (const auto &Entry : Attrs) {
-      const tensorflow::AttrValue &V = Entry.second;
-      if (V.has_func() && Originals.count(V.func().name()))
-        Needed.insert(V.func().name());
-      if (V.has_list())
-        for (const tensorflow::NameAttrList &Func : V.list().func())
-          if (Originals.count(Func.name()))
-            Needed.insert(Func.name());
-    }
-  };
-  for (const Node &N : G)
-    collect(N.attrs());
-  for (const tensorflow::FunctionDef &F : G.library().function())
-    for (const tensorflow::NodeDef &N : F.node_def())
-      collect(N.attr());
-  for (const std::string &Name : Needed)
-    *library().add_function() = Originals[Name];
-}
-
-//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -740,12 +371,13 @@ std::vector<Node *> ConvertVariablesToConstantsPass::variablesToConvert(Model &M
   std::vector<bool> Reached(G.idBound(), true);
   if (!Outputs.empty()) {
     // Like prune: data, control and colocation inputs.
-    absl::StatusOr<std::vector<bool>> Needed = nodesNeededBy(G, *Outputs);
+    absl::StatusOr<const std::vector<bool> *> Needed =
+        Ctx.analyses().nodesNeededBy(G, *Outputs);
     if (!Needed.ok()) {
       Error = Needed.status();
       return {};
     }
-    Reached = *std::move(Needed);
+    Reached = **Needed;
   }
 
   std::vector<llvm::StringRef> VariableNames;
@@ -1110,13 +742,13 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
         "needs checkpoint=PREFIX: the graph has ", Vars.size(), " variables to freeze (",
         absl::StrJoin(Names, ", "), Vars.size() > 3 ? ", ..." : "", ")"));
   }
-  FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint Resolved, resolveCheckpoint(*Checkpoint));
-  for (const std::string &Note : Resolved.Notes)
+  std::vector<std::string> Notes;
+  absl::StatusOr<const CheckpointReader *> Reader = Ctx.analyses().checkpoint(*Checkpoint, &Notes);
+  for (const std::string &Note : Notes)
     Ctx.note(name(), Note);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<CheckpointReader> Reader,
-                         CheckpointReader::open(Resolved.Prefix));
+  FROST_RETURN_IF_ERROR(Reader.status());
 
-  FROST_RETURN_IF_ERROR(planSources(M, *Reader, Plans, Ctx));
+  FROST_RETURN_IF_ERROR(planSources(M, **Reader, Plans, Ctx));
   Functions = std::make_unique<FunctionRetyper>(G);
   for (Plan &P : Plans) {
     FROST_RETURN_IF_ERROR(rewrite(G, P));

@@ -98,6 +98,7 @@ class EmaRemapPass : public Pass {
   }
 
   absl::Status run(Model &M, PassContext &Ctx) override {
+    Ctx.markGraphAnalysesPreserved(); // it chooses checkpoint keys only
     const Graph &G = M.graph();
     std::vector<const Node *> Vars;
     for (const Node &N : G)

@@ -4,12 +4,12 @@
 // becomes the signature's function, one Placeholder per input (named after
 // the argument) and the body's nodes; captured variables become VarHandleOps
 // with their checkpoint keys from the object graph, for
-// convert-variables-to-constants. See frost/Transforms/SavedModel.h.
+// convert-variables-to-constants. See frost/Transforms/Utils/SignatureInstantiation.h.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/SavedModel.h"
+#include "frost/Transforms/Utils/SignatureInstantiation.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -29,10 +29,10 @@ class InstantiateSignaturePass : public Pass {
     if (Prefix.empty() && M.kind() == ContainerKind::SavedModel)
       Prefix = savedModelVariables(M.sourcePath());
     std::vector<std::string> Notes;
-    FROST_RETURN_IF_ERROR(instantiateSignature(M, *Signature, Prefix, Notes));
+    absl::Status S = instantiateSignature(M, *Signature, Prefix, Ctx.analyses(), Notes);
     for (const std::string &N : Notes)
       Ctx.note(name(), N);
-    return absl::OkStatus();
+    return S;
   }
 };
 

@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
-#include "frost/IR/Reachability.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -30,13 +29,13 @@ class PrunePass : public Pass {
   absl::Status run(Model &M, PassContext &Ctx) override {
     Graph &G = M.graph();
     FROST_ASSIGN_OR_RETURN(
-        std::vector<bool> Keep,
-        nodesNeededBy(G, *Outputs, [&](const Node &N, llvm::StringRef Target) {
+        const std::vector<bool> *Keep,
+        Ctx.analyses().nodesNeededBy(G, *Outputs, [&](const Node &N, llvm::StringRef Target) {
           Ctx.warning(name(), absl::StrCat("node '", N.name().str(), "' is colocated with '",
                                            Target.str(), "', which is not in the graph"));
         }));
     size_t Before = G.size();
-    G.eraseNodesIf([&](const Node &N) { return !Keep[N.id()]; });
+    G.eraseNodesIf([&](const Node &N) { return !(*Keep)[N.id()]; });
     NumRemoved += Before - G.size();
     return absl::OkStatus();
   }

@@ -1,5 +1,6 @@
 //===- Registry.cpp - Registering every pass of Passes.def ----------------===//
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Pipelines.h"
 
 namespace frost {
 

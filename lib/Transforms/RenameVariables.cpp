@@ -45,7 +45,8 @@ class RenameVariablesPass : public Pass {
     return absl::InvalidArgumentError(absl::StrJoin(Errors, "\n"));
   }
 
-  absl::Status run(Model &M, PassContext &) override {
+  absl::Status run(Model &M, PassContext &Ctx) override {
+    Ctx.markGraphAnalysesPreserved(); // it chooses checkpoint keys only
     const Graph &G = M.graph();
     std::vector<llvm::StringRef> VariableNames;
     for (const Node &N : G)

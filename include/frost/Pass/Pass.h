@@ -15,6 +15,7 @@
 #ifndef FROST_PASS_PASS_H
 #define FROST_PASS_PASS_H
 
+#include "frost/Pass/AnalysisManager.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -23,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace frost {
@@ -56,6 +58,7 @@ public:
 
 protected:
   virtual absl::Status parseValue(llvm::StringRef Value) = 0;
+  void markSet() { WasSet = true; }
 
 private:
   llvm::StringRef Name, Description;
@@ -86,6 +89,11 @@ public:
     Value = std::move(V);
     return *this;
   }
+  /// Sets the value as a pipeline would (it is printed with the pass).
+  void set(T V) {
+    Value = std::move(V);
+    markSet();
+  }
   std::string print() const override { return detail::printScalar(Value); }
   llvm::StringRef typeName() const override { return detail::scalarTypeName<T>(); }
   bool isBool() const override { return std::is_same_v<T, bool>; }
@@ -112,6 +120,11 @@ public:
   ListOption &operator=(std::vector<T> V) {
     Values = std::move(V);
     return *this;
+  }
+  /// Sets the values as a pipeline would (they are printed with the pass).
+  void set(std::vector<T> V) {
+    Values = std::move(V);
+    markSet();
   }
   std::string print() const override;
   llvm::StringRef typeName() const override;
@@ -144,7 +157,8 @@ private:
   uint64_t Value = 0;
 };
 
-/// What a running pass may use besides the model: where to say things.
+/// What a running pass may use besides the model: where to say things, and
+/// the analyses the passes of one run share.
 class PassContext {
 public:
   explicit PassContext(llvm::raw_ostream &Notes = llvm::errs()) : Notes(Notes) {}
@@ -152,8 +166,18 @@ public:
   void note(llvm::StringRef PassName, llvm::StringRef Message);
   void warning(llvm::StringRef PassName, llvm::StringRef Message);
 
+  AnalysisManager &analyses() { return Analyses; }
+  const AnalysisManager &analyses() const { return Analyses; }
+  /// Called by a pass that left the graph as it was (it read it, or changed
+  /// only side tables): the graph analyses stay valid after it.
+  void markGraphAnalysesPreserved() { GraphPreserved = true; }
+  /// Whether the pass that just ran marked them; resets the mark.
+  bool takeGraphPreserved() { return std::exchange(GraphPreserved, false); }
+
 private:
   llvm::raw_ostream &Notes;
+  AnalysisManager Analyses;
+  bool GraphPreserved = false;
 };
 
 class Pass {
@@ -173,6 +197,12 @@ public:
 
   llvm::ArrayRef<OptionBase *> options() const { return Options; }
   OptionBase *findOption(llvm::StringRef OptionName) const;
+  /// The option `OptionName` of type `OptionT` (Option<bool>,
+  /// ListOption<std::string>, ...), for drivers that configure passes with
+  /// typed values rather than text; null if the pass has no such option.
+  template <typename OptionT> OptionT *option(llvm::StringRef OptionName) const {
+    return dynamic_cast<OptionT *>(findOption(OptionName));
+  }
   llvm::ArrayRef<Statistic *> statistics() const { return Statistics; }
 
   /// `name{opt=value,...}` with the options that were set.

@@ -13,6 +13,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,22 @@ public:
 
 private:
   std::vector<std::pair<std::string, double>> Rows;
+};
+
+/// Adds the wall time of its scope to a TimingReport row (none when null).
+class Stopwatch {
+public:
+  Stopwatch(TimingReport *Report, llvm::StringRef Name) : Report(Report), Name(Name) {}
+  ~Stopwatch() {
+    if (Report)
+      Report->add(Name, std::chrono::duration<double>(Clock::now() - Start).count());
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  TimingReport *Report;
+  llvm::StringRef Name;
+  Clock::time_point Start = Clock::now();
 };
 
 struct PassManagerOptions {
@@ -50,11 +67,19 @@ public:
   explicit PassManager(PassManagerOptions Options = {}) : Options(std::move(Options)) {}
 
   void addPass(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  /// Adds the passes of `Other` (not yet run) after these.
+  void append(PassManager &&Other);
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
   bool empty() const { return Passes.empty(); }
 
-  /// Runs every pass in order; stops at the first error, which names the pass.
+  /// Runs, in order, every pass added since the last run (so a driver may
+  /// add passes whose options depend on what earlier ones did); stops at the
+  /// first error, which names the pass. Prints the statistics of every pass
+  /// run so far when asked to.
   absl::Status run(Model &M, PassContext &Ctx);
+
+  /// The statistics of the passes run so far, and of the shared analyses.
+  void printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const;
 
   /// The pipeline as text that parses back to the same passes and options.
   std::string printPipeline() const;
@@ -62,6 +87,7 @@ public:
 private:
   PassManagerOptions Options;
   std::vector<std::unique_ptr<Pass>> Passes;
+  size_t NumRun = 0;
 };
 
 /// Parses `a,b{opt=v,list=x;y},c` (named pipelines expanded) into `PM`.

@@ -1,4 +1,4 @@
-//===- SavedModel.cpp - Signatures of object-based SavedModels ------------===//
+//===- SignatureInstantiation.cpp - A TF2 signature's function as a graph ===//
 //
 // Instantiating a signature's function, as TensorFlow's function_def_to_graph
 // does for a loaded signature: one node per argument, named after it, then
@@ -8,9 +8,10 @@
 // checkpoint's TrackableObjectGraph together from their roots by child name.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Transforms/SavedModel.h"
+#include "frost/Transforms/Utils/SignatureInstantiation.h"
 
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Pass/AnalysisManager.h"
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpInfo.h"
@@ -75,7 +76,7 @@ std::string calledFunction(const Node &Call) {
 class VariableKeys {
 public:
   static absl::StatusOr<VariableKeys> read(const SavedObjectGraph &Saved,
-                                           llvm::StringRef Checkpoint);
+                                           const CheckpointReader &Reader);
   /// The key of SavedObjectGraph node `Id`'s VARIABLE_VALUE, and its path.
   absl::StatusOr<std::pair<std::string, std::string>> keyOf(int Id) const;
 
@@ -88,18 +89,17 @@ private:
 };
 
 absl::StatusOr<VariableKeys> VariableKeys::read(const SavedObjectGraph &Saved,
-                                                llvm::StringRef Checkpoint) {
+                                                const CheckpointReader &Reader) {
   VariableKeys K;
   K.Saved = &Saved;
-  K.Checkpoint = Checkpoint.str();
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<CheckpointReader> Reader,
-                         CheckpointReader::open(Checkpoint));
-  if (!Reader->contains(ObjectGraphKey))
+  K.Checkpoint = Reader.prefix();
+  llvm::StringRef Checkpoint = K.Checkpoint;
+  if (!Reader.contains(ObjectGraphKey))
     return absl::NotFoundError(absl::StrCat(
         "checkpoint ", Checkpoint.str(), " has no '", ObjectGraphKey.str(),
         "' (it was not written by an object-based TF2 saver), so the variables the "
         "signature captures cannot be matched to checkpoint keys"));
-  FROST_ASSIGN_OR_RETURN(TensorData Value, Reader->read(ObjectGraphKey));
+  FROST_ASSIGN_OR_RETURN(TensorData Value, Reader.read(ObjectGraphKey));
   if (Value.dtype() != tensorflow::DT_STRING || Value.elements().size() != 1 ||
       !K.Trackable.ParseFromString(Value.elements().front()))
     return absl::InvalidArgumentError(absl::StrCat("checkpoint ", Checkpoint.str(), ": '",
@@ -289,7 +289,8 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature) {
 }
 
 absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
-                                  llvm::StringRef Checkpoint, std::vector<std::string> &Notes) {
+                                  llvm::StringRef Checkpoint, AnalysisManager &Analyses,
+                                  std::vector<std::string> &Notes) {
   const tensorflow::MetaGraphDef *Meta = M.metaGraph();
   const tensorflow::SignatureDef *Sig = findSignature(M, Signature);
   if (!Sig) {
@@ -383,7 +384,9 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
             return absl::NotFoundError(absl::StrCat(
                 ArgWhere, " captures variable '", O.variable().name(),
                 "' but the SavedModel has no variables/variables checkpoint"));
-          FROST_ASSIGN_OR_RETURN(VariableKeys K, VariableKeys::read(*Objects, Checkpoint));
+          FROST_ASSIGN_OR_RETURN(const CheckpointReader *Reader,
+                                 Analyses.checkpoint(Checkpoint, &Notes));
+          FROST_ASSIGN_OR_RETURN(VariableKeys K, VariableKeys::read(*Objects, *Reader));
           Keys = std::move(K);
         }
         absl::StatusOr<std::pair<std::string, std::string>> Key = Keys->keyOf(Id);

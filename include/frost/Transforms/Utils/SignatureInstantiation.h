@@ -1,4 +1,4 @@
-//===- SavedModel.h - Signatures of object-based SavedModels ----*- C++ -*-===//
+//===- SignatureInstantiation.h - TF2 signatures as graphs ------*- C++ -*-===//
 //
 // In a TF2 SavedModel (tf.saved_model.save, Keras export) a signature's
 // outputs are outputs of a (Stateful)PartitionedCall of a library function;
@@ -9,8 +9,8 @@
 // (named after it) and the body's nodes, outputs `Identity`, `Identity_1`, ...
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_TRANSFORMS_SAVEDMODEL_H
-#define FROST_TRANSFORMS_SAVEDMODEL_H
+#ifndef FROST_TRANSFORMS_UTILS_SIGNATUREINSTANTIATION_H
+#define FROST_TRANSFORMS_UTILS_SIGNATUREINSTANTIATION_H
 
 #include "frost/Support/Status.h"
 
@@ -21,6 +21,7 @@
 
 namespace frost {
 
+class AnalysisManager;
 class Model;
 
 /// `variables/variables` of the SavedModel at `Path` (its directory or its
@@ -35,12 +36,14 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature);
 /// TensorFlow does for convert_variables_to_constants_v2. Captured variables
 /// become VarHandleOps named after their arguments, whose checkpoint keys in
 /// `Checkpoint` (the SavedModel's variables/variables; may be empty when
-/// nothing is captured) are recorded in M.variableSources(); captured
+/// nothing is captured; opened through `Analyses`, so the passes after share
+/// it) are recorded in M.variableSources(); captured
 /// constants are copied. The container becomes a MetaGraph with this one
 /// signature, naming the new graph's tensors. `Notes` hears what was done.
 absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
-                                  llvm::StringRef Checkpoint, std::vector<std::string> &Notes);
+                                  llvm::StringRef Checkpoint, AnalysisManager &Analyses,
+                                  std::vector<std::string> &Notes);
 
 } // namespace frost
 
-#endif // FROST_TRANSFORMS_SAVEDMODEL_H
+#endif // FROST_TRANSFORMS_UTILS_SIGNATUREINSTANTIATION_H

@@ -1,0 +1,139 @@
+//===- Freeze.h - Freezing a model, as a library ----------------*- C++ -*-===//
+//
+// What freeze-graph does, callable from C++ (and later Python): options ->
+// inputs resolved once (model, checkpoint) -> outputs resolved once to nodes
+// -> the freeze sequence of frost/Transforms/Pipelines.h, configured with
+// typed values and run by one pass manager whose analyses share the opened
+// checkpoint -> a frozen Model and the facts a report needs.
+//
+//   FreezeOptions O;
+//   O.Input = "model.ckpt";
+//   O.Outputs = {"logits"};
+//   absl::StatusOr<FreezeResult> R = freeze(O);
+//   if (R.ok()) writeFrozenGraph(*R, "frozen.pb", FrozenFormat::Binary);
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_FREEZE_FREEZE_H
+#define FROST_FREEZE_FREEZE_H
+
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
+#include "frost/Pass/PassManager.h"
+#include "frost/Support/Status.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace frost {
+
+struct FreezeOptions {
+  /// The input: one of a positional path (checkpoint prefix or directory,
+  /// .meta, GraphDef, SavedModel directory), a GraphDef, a MetaGraphDef or
+  /// a SavedModel directory (freeze_graph.py's --input_* flags).
+  std::vector<std::string> Positional;
+  std::string InputGraph, InputMetaGraph, SavedModelDir;
+  /// Checkpoint to freeze from; default: the input's own.
+  std::string Checkpoint;
+  /// A SaverDef file whose restore op maps variables to keys.
+  std::string InputSaver;
+  std::vector<std::string> Tags = {"serve"};
+
+  /// Node or tensor names, `collection:NAME`, `signature:NAME`.
+  std::vector<std::string> Outputs;
+  /// Nodes kept with the outputs (freeze_graph.py's --initializer_nodes).
+  std::vector<std::string> InitializerNodes;
+  std::string Signature;
+
+  std::optional<std::string> Ema;
+  std::vector<std::string> Rename, Bind, Only, Except;
+  bool ClearDevices = true;
+  bool StripTrainingOps = false;
+  bool KeepFunctionalControlFlow = false;
+  /// More passes after freezing, in pipeline syntax.
+  std::string ExtraPipeline;
+
+  /// The pass manager's debugging aids; its Timing report is filled.
+  PassManagerOptions PM;
+  /// Print the pipeline (to `Notes`, or standard error when quiet).
+  bool DumpPipeline = false;
+  uint64_t SizeLimit = ProtobufSizeLimit;
+  /// Where notes and warnings go; null keeps them quiet.
+  llvm::raw_ostream *Notes = &llvm::errs();
+};
+
+/// One output as requested and the node it resolved to.
+struct FreezeOutput {
+  /// As the user wrote it, or "signature NAME: key = tensor".
+  std::string Requested;
+  std::string Node;
+};
+
+/// A variable that is a Const now, and where its value came from.
+struct FrozenVariable {
+  std::string Name;
+  VariableSource Source;
+  tensorflow::DataType DType;
+  std::vector<int64_t> Shape;
+  uint64_t Bytes;
+};
+
+struct FreezeResult {
+  /// The frozen graph, as a bare GraphDef.
+  std::unique_ptr<Model> M;
+
+  /// What was read: the graph file, its container and checkpoint (empty when
+  /// none was needed), the SavedModel's tags and assets.
+  std::string GraphPath;
+  ContainerKind Container = ContainerKind::GraphDef;
+  std::string Checkpoint;
+  std::vector<std::string> Tags, Assets;
+
+  std::vector<FreezeOutput> Outputs;
+  /// Lookup-table initializers kept with the outputs.
+  std::vector<std::string> Initializers;
+  /// The signature frozen, and its keys -> tensors of the frozen graph.
+  std::string Signature;
+  std::vector<std::pair<std::string, std::string>> SignatureInputs, SignatureOutputs;
+
+  std::vector<FrozenVariable> Frozen;
+  uint64_t frozenBytes() const;
+  size_t NodesBefore = 0, NodesAfter = 0;
+  /// The pipeline that ran, as text that parses back to it.
+  std::string Pipeline;
+  /// How often the shared analyses did their work.
+  unsigned CheckpointsOpened = 0;
+};
+
+/// Freezes what `Options` name. Notes go to Options.Notes as they arise.
+absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options);
+
+enum class FrozenFormat { Binary, Text };
+
+/// What writeFrozenGraph wrote.
+struct FrozenFile {
+  std::string Path;
+  FrozenFormat Format = FrozenFormat::Binary;
+  uint64_t Bytes = 0;
+  /// Hex SHA-256 of the bytes, when asked for (not for standard output).
+  std::string Sha256;
+};
+
+/// Writes the frozen graph atomically ("-" = standard output).
+absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,
+                                            FrozenFormat Format, bool Hash = false,
+                                            uint64_t SizeLimit = ProtobufSizeLimit);
+
+/// The JSON report of a freeze (docs/freeze-graph.md): inputs, outputs, each
+/// frozen variable with its key, node counts, the output file, timings.
+std::string freezeReportJson(const FreezeResult &Result, const FrozenFile &Output,
+                             const TimingReport &Timing, double TotalSeconds);
+
+} // namespace frost
+
+#endif // FROST_FREEZE_FREEZE_H

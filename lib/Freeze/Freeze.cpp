@@ -1,0 +1,301 @@
+//===- Freeze.cpp - Freezing a model, as a library ------------------------===//
+//
+// Inputs -> (a TF2 signature: instantiate-signature) -> outputs -> the
+// freeze sequence of frost/Transforms/Pipelines.h -> run. Every pass runs in
+// one pass manager with one PassContext, so the checkpoint is opened once and
+// the reachability of the outputs is shared while the graph is unchanged.
+//
+// The policies that are freeze-graph's and not a pass's live here: a TF1
+// Keras graph's learning phase is bound to false, lookup-table initializers
+// the outputs need are kept, and a missing checkpoint is reported in the
+// user's terms before any pass runs.
+//
+//===----------------------------------------------------------------------===//
+#include "FreezeInternal.h"
+
+#include "frost/IR/TensorName.h"
+#include "frost/IR/Verifier.h"
+#include "frost/Pass/PassManager.h"
+#include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Pipelines.h"
+#include "frost/Transforms/Utils/SignatureInstantiation.h"
+#include "frost/Transforms/Variables.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace frost {
+
+namespace {
+
+/// The registry's pass `Name`, for the sequence this file builds.
+std::unique_ptr<Pass> createPass(const PassRegistry &Registry, llvm::StringRef Name) {
+  std::unique_ptr<Pass> P = Registry.create(Name);
+  assert(P && "the freeze sequence names only registered passes");
+  return P;
+}
+
+template <typename OptionT, typename ValueT>
+void setOption(Pass &P, llvm::StringRef Name, ValueT Value) {
+  OptionT *O = P.option<OptionT>(Name);
+  assert(O && "the freeze sequence sets only declared options");
+  O->set(std::move(Value));
+}
+
+using StringList = ListOption<std::string>;
+
+/// What the freeze sequence's passes are told.
+struct Targets {
+  /// Nodes to keep: outputs, initializer nodes, table initializers.
+  std::vector<std::string> Keep;
+  /// A TF2 signature's inputs, kept even when unused (as TensorFlow does).
+  std::vector<std::string> SignatureInputs;
+};
+
+/// Gives pass `P` of the freeze sequence its options.
+void configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeInput &In,
+                         const Targets &T) {
+  llvm::StringRef Name = P.name();
+  if (Name == "inline-functions") {
+    setOption<Option<bool>>(P, "lower-control-flow", !C.KeepFunctionalControlFlow);
+  } else if (Name == "rename-variables") {
+    setOption<StringList>(P, "map", C.Rename);
+  } else if (Name == "ema-remap") {
+    setOption<Option<std::string>>(P, "ema", *C.Ema);
+  } else if (Name == "bind-placeholders") {
+    setOption<StringList>(P, "bind", C.Bind);
+  } else if (Name == "convert-variables-to-constants") {
+    setOption<StringList>(P, "outputs", T.Keep);
+    if (!In.Checkpoint.empty())
+      setOption<Option<std::string>>(P, "checkpoint", In.Checkpoint);
+    if (!C.Only.empty())
+      setOption<StringList>(P, "only", C.Only);
+    if (!C.Except.empty())
+      setOption<StringList>(P, "except", C.Except);
+  } else if (Name == "prune") {
+    std::vector<std::string> Needed = T.Keep;
+    for (const std::string &Input : T.SignatureInputs)
+      if (!llvm::is_contained(Needed, Input))
+        Needed.push_back(Input);
+    setOption<StringList>(P, "outputs", std::move(Needed));
+  } else if (Name == "function-graph-layout") {
+    setOption<StringList>(P, "inputs", T.SignatureInputs);
+    setOption<StringList>(P, "outputs", T.Keep);
+  }
+}
+
+/// Without a checkpoint, the variables the outputs need cannot be frozen:
+/// say so in freeze-graph's terms before any pass runs.
+absl::Status checkCheckpointNeeded(const FreezeInput &In, const std::vector<std::string> &Keep,
+                                   const FreezeOptions &C, AnalysisManager &Analyses) {
+  if (!In.Checkpoint.empty())
+    return absl::OkStatus();
+  const Graph &G = In.M->graph();
+  FROST_ASSIGN_OR_RETURN(const std::vector<bool> *Needed, Analyses.nodesNeededBy(G, Keep));
+  std::vector<std::string> Vars;
+  for (const Node &N : G)
+    if ((*Needed)[N.id()] && isVariableOp(N.op()) && !llvm::is_contained(C.Except, N.name()) &&
+        (C.Only.empty() || llvm::is_contained(C.Only, N.name())))
+      Vars.push_back(absl::StrCat("'", N.name().str(), "'"));
+  if (Vars.empty())
+    return absl::OkStatus();
+  size_t Total = Vars.size();
+  Vars.resize(std::min<size_t>(Total, 3));
+  return absl::InvalidArgumentError(absl::StrCat(
+      In.GraphPath, ": the outputs need ", Total, Total == 1 ? " variable" : " variables", " (",
+      absl::StrJoin(Vars, ", "), Total > 3 ? ", ..." : "",
+      ") but no checkpoint was given: use --checkpoint PREFIX (--input_checkpoint)"));
+}
+
+/// A TF1 Keras graph's training flag, bound to false unless the user binds
+/// or keeps it: freezing is for inference.
+bool bindsKerasLearningPhase(const Graph &G, const FreezeOptions &C,
+                             const std::vector<std::string> &Keep) {
+  const Node *Phase = G.findNode("keras_learning_phase");
+  if (!Phase || (Phase->op() != "Placeholder" && Phase->op() != "PlaceholderWithDefault") ||
+      llvm::is_contained(Keep, Phase->name()) ||
+      llvm::any_of(C.Bind, [](const std::string &B) {
+        return llvm::StringRef(B).split('=').first.trim() == "keras_learning_phase";
+      }))
+    return false;
+  const tensorflow::AttrValue *DType = Phase->findAttr("dtype");
+  return DType && DType->type() == tensorflow::DT_BOOL;
+}
+
+/// The signature's keys -> tensor names, sorted by key.
+void recordSignature(const Model &M, FreezeResult &R) {
+  const tensorflow::MetaGraphDef *Meta = M.metaGraph();
+  if (!Meta || R.Signature.empty())
+    return;
+  auto It = Meta->signature_def().find(R.Signature);
+  if (It == Meta->signature_def().end()) {
+    R.Signature.clear();
+    return;
+  }
+  for (const auto &[Key, Info] : It->second.inputs())
+    R.SignatureInputs.push_back({Key, Info.name()});
+  for (const auto &[Key, Info] : It->second.outputs())
+    R.SignatureOutputs.push_back({Key, Info.name()});
+  llvm::sort(R.SignatureInputs);
+  llvm::sort(R.SignatureOutputs);
+}
+
+} // namespace
+
+uint64_t FreezeResult::frozenBytes() const {
+  uint64_t Bytes = 0;
+  for (const FrozenVariable &V : Frozen)
+    Bytes += V.Bytes;
+  return Bytes;
+}
+
+absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
+  FreezeOptions C = Options; // the policies below add a signature and binds
+  llvm::raw_ostream &Notes = C.Notes ? *C.Notes : llvm::nulls();
+  auto note = [&Notes](llvm::StringRef Text) { Notes << "note: " << Text << "\n"; };
+  auto noteAll = [&note](std::vector<std::string> &Texts) {
+    for (const std::string &T : Texts)
+      note(T);
+    Texts.clear();
+  };
+
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  for (const std::string &Name : C.PM.PrintIRAfter)
+    if (!Registry.findPass(Name))
+      return absl::InvalidArgumentError(
+          absl::StrCat("--print-ir-after: unknown pass '", Name, "'"));
+  // The user's passes, checked before anything is read and added last.
+  PassManager Extra;
+  if (!C.ExtraPipeline.empty())
+    FROST_RETURN_IF_ERROR(
+        parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
+
+  PassContext Ctx(Notes);
+  std::vector<std::string> Pending;
+  absl::StatusOr<FreezeInput> Loaded = [&] {
+    Stopwatch Timer(C.PM.Timing, "read input");
+    return loadFreezeInput(C, Ctx.analyses(), Pending);
+  }();
+  noteAll(Pending);
+  if (!Loaded.ok())
+    return Loaded.status();
+  FreezeInput &In = *Loaded;
+  Model &M = *In.M;
+  if (C.PM.VerifyEach) {
+    Stopwatch Timer(C.PM.Timing, "(verify)");
+    if (absl::Status S = verifyGraph(M.graph()); !S.ok())
+      return absl::Status(S.code(), absl::StrCat(In.GraphPath, ": ", S.message()));
+  }
+
+  FreezeResult R;
+  R.GraphPath = In.GraphPath;
+  R.Checkpoint = In.Checkpoint;
+  R.Container = M.kind();
+  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
+    for (const auto &A : Meta->asset_file_def())
+      R.Assets.push_back(A.filename());
+  if (R.Container == ContainerKind::SavedModel)
+    R.Tags = C.Tags;
+
+  // Statistics are printed once, after the last pass.
+  PassManagerOptions PMOptions = C.PM;
+  PMOptions.Statistics = false;
+  PassManager PM(PMOptions);
+
+  // A TF2 signature is a function call: its function becomes the graph, as
+  // tf.saved_model.load makes it, and its outputs are the function's.
+  FreezeSequence Sequence;
+  Targets T;
+  if (M.kind() == ContainerKind::SavedModel) {
+    std::string Sig = requestedSignature(C, M);
+    if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
+      std::unique_ptr<Pass> P = createPass(Registry, "instantiate-signature");
+      setOption<Option<std::string>>(*P, "signature", Sig);
+      setOption<Option<std::string>>(*P, "checkpoint", In.Checkpoint);
+      PM.addPass(std::move(P));
+      if (absl::Status S = PM.run(M, Ctx); !S.ok()) {
+        // Instantiation errors are about the SavedModel: name it.
+        llvm::StringRef Message(S.message().data(), S.message().size());
+        Message.consume_front("instantiate-signature: ");
+        return absl::Status(S.code(), absl::StrCat(In.GraphPath, ": ", Message.str()));
+      }
+      C.Signature = Sig;
+      Sequence.FunctionGraph = true;
+      // The signature's inputs, in argument order.
+      const tensorflow::SignatureDef &Def = M.metaGraph()->signature_def().at(Sig);
+      for (const Node &N : M.graph())
+        for (const auto &[Key, Info] : Def.inputs())
+          if (nodeOfTensor(Info.name()) == N.name())
+            T.SignatureInputs.push_back(N.name().str());
+    }
+  }
+
+  absl::StatusOr<std::vector<FreezeOutput>> Outputs = resolveFreezeOutputs(C, M, Pending);
+  noteAll(Pending);
+  if (!Outputs.ok())
+    return Outputs.status();
+  R.Outputs = *std::move(Outputs);
+  for (const FreezeOutput &O : R.Outputs)
+    T.Keep.push_back(O.Node);
+  for (const std::string &Init : C.InitializerNodes) {
+    if (!M.graph().findNode(Init)) {
+      absl::Status S = resolveTensorName(M.graph(), Init, "initializer node").status();
+      return S.ok() ? absl::InvalidArgumentError(absl::StrCat(
+                          "initializer node '", Init, "' names a tensor: give the node's name"))
+                    : S;
+    }
+    if (!llvm::is_contained(T.Keep, Init))
+      T.Keep.push_back(Init);
+  }
+  if (bindsKerasLearningPhase(M.graph(), C, T.Keep)) {
+    note("binding keras_learning_phase=false (inference: Dropout and batch-statistics branches "
+         "go); --bind keras_learning_phase=true keeps training behaviour");
+    C.Bind.push_back("keras_learning_phase=false");
+  }
+  R.Initializers = tableInitializers(M, T.Keep, Ctx.analyses());
+  if (!R.Initializers.empty()) {
+    note(absl::StrCat("keeping the lookup-table initializers ",
+                      absl::StrJoin(R.Initializers, ", "), ": run ", R.Initializers.back(),
+                      " once before the outputs (TensorFlow's freezing loses them, and "
+                      "the lookups fail with \"Table not initialized\")"));
+    for (const std::string &Init : R.Initializers)
+      if (!llvm::is_contained(T.Keep, Init))
+        T.Keep.push_back(Init);
+  }
+  FROST_RETURN_IF_ERROR(checkCheckpointNeeded(In, T.Keep, C, Ctx.analyses()));
+
+  Sequence.RenameVariables = !C.Rename.empty();
+  Sequence.EmaRemap = C.Ema.has_value();
+  Sequence.BindPlaceholders = !C.Bind.empty();
+  Sequence.StripTrainingOps = C.StripTrainingOps;
+  Sequence.ClearDevices = C.ClearDevices;
+  for (llvm::StringRef Name : freezePasses(Sequence)) {
+    std::unique_ptr<Pass> P = createPass(Registry, Name);
+    configureFreezePass(*P, C, In, T);
+    FROST_RETURN_IF_ERROR(P->validateOptions());
+    PM.addPass(std::move(P));
+  }
+  PM.append(std::move(Extra));
+  R.Pipeline = PM.printPipeline();
+  if (C.DumpPipeline)
+    llvm::errs() << "Pass Manager with " << PM.passes().size() << " passes:\n"
+                 << R.Pipeline << "\n";
+
+  R.Signature = C.Signature;
+  recordSignature(M, R);
+  R.NodesBefore = M.graph().size();
+  FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+  if (C.PM.Statistics)
+    PM.printStatistics(*C.PM.Out, Ctx);
+  R.NodesAfter = M.graph().size();
+  R.Frozen = frozenVariables(M);
+  R.CheckpointsOpened = Ctx.analyses().checkpointsOpened();
+  M.dropContainer();
+  R.M = std::move(In.M);
+  return R;
+}
+
+} // namespace frost

@@ -1,0 +1,136 @@
+//===- FreezeInputs.cpp - The model and checkpoint a freeze reads ---------===//
+//
+// freeze-graph's INPUT is a checkpoint prefix (its .meta beside it), a
+// checkpoint directory (its latest), a .meta, a GraphDef or a SavedModel
+// directory; freeze_graph.py's --input_* flags name them too. The checkpoint
+// defaults to the input's own: the prefix, the one a .meta sits beside, or a
+// SavedModel's variables/variables.
+//
+//===----------------------------------------------------------------------===//
+#include "FreezeInternal.h"
+
+#include "frost/Checkpoint/Resolve.h"
+#include "frost/Pass/AnalysisManager.h"
+#include "frost/Support/File.h"
+#include "frost/Transforms/Utils/SignatureInstantiation.h"
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
+#include "llvm/Support/FileSystem.h"
+
+namespace frost {
+
+namespace {
+
+bool isSavedModelDir(const std::string &Path) {
+  return llvm::sys::fs::is_regular_file(Path + "/saved_model.pb") ||
+         llvm::sys::fs::is_regular_file(Path + "/saved_model.pbtxt");
+}
+
+/// The one input path the options name.
+absl::Status checkOneInput(const FreezeOptions &O) {
+  size_t NumInputs = !O.Positional.empty() + !O.SavedModelDir.empty() +
+                     !(O.InputGraph.empty() && O.InputMetaGraph.empty());
+  if (O.Positional.size() > 1)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "one input expected, got ", O.Positional.size(), ": '", O.Positional[0], "', '",
+        O.Positional[1], "'", O.Positional.size() > 2 ? ", ..." : ""));
+  if (NumInputs > 1)
+    return absl::InvalidArgumentError(
+        "give one input: a positional INPUT, --input_saved_model_dir, or "
+        "--input_graph/--input_meta_graph");
+  if (NumInputs == 0)
+    return absl::InvalidArgumentError(
+        "no input: give a checkpoint prefix or directory, a .meta, a GraphDef or a "
+        "SavedModel directory (see --help)");
+  return absl::OkStatus();
+}
+
+/// A SaverDef file, binary or text.
+absl::StatusOr<tensorflow::SaverDef> readSaverDef(const std::string &Path) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> F, MappedFile::open(Path));
+  tensorflow::SaverDef Saver;
+  std::string Bytes = F->bytes().str();
+  bool Ok = detectEncoding(Bytes) == Encoding::Binary
+                ? Saver.ParseFromString(Bytes)
+                : google::protobuf::TextFormat::ParseFromString(Bytes, &Saver);
+  if (!Ok)
+    return absl::InvalidArgumentError(absl::StrCat(Path, ": not a SaverDef (binary or text)"));
+  return Saver;
+}
+
+} // namespace
+
+absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
+                                            std::vector<std::string> &Notes) {
+  FROST_RETURN_IF_ERROR(checkOneInput(O));
+  FreezeInput In;
+  std::string DefaultCheckpoint;
+  auto useCheckpointOf = [&](const std::string &Path) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Path));
+    for (const std::string &N : R.Notes)
+      Notes.push_back(N);
+    if (!R.MetaPath)
+      return absl::NotFoundError(absl::StrCat(
+          "checkpoint ", R.Prefix, " has no .meta file beside it: name the graph with "
+                                   "--input_meta_graph or --input_graph"));
+    In.GraphPath = *R.MetaPath;
+    DefaultCheckpoint = R.Prefix;
+    Analyses.addResolvedCheckpoint(R.Prefix, std::move(R));
+    return absl::OkStatus();
+  };
+
+  if (!O.SavedModelDir.empty()) {
+    In.GraphPath = O.SavedModelDir;
+  } else if (!O.InputMetaGraph.empty()) {
+    if (!O.InputGraph.empty())
+      Notes.push_back(absl::StrCat("freezing the graph of --input_meta_graph ", O.InputMetaGraph,
+                                   "; --input_graph ", O.InputGraph,
+                                   " is not read (as in freeze_graph.py)"));
+    In.GraphPath = O.InputMetaGraph;
+  } else if (!O.InputGraph.empty()) {
+    In.GraphPath = O.InputGraph;
+  } else {
+    const std::string &P = O.Positional.front();
+    llvm::StringRef Ref(P);
+    bool IsDirectory = llvm::sys::fs::is_directory(P);
+    if (IsDirectory && !isSavedModelDir(P)) {
+      FROST_RETURN_IF_ERROR(useCheckpointOf(P));
+    } else if (IsDirectory || (llvm::sys::fs::is_regular_file(P) && !Ref.ends_with(".index") &&
+                               !Ref.contains(".data-"))) {
+      In.GraphPath = P;
+    } else {
+      FROST_RETURN_IF_ERROR(useCheckpointOf(P));
+    }
+  }
+
+  ReadOptions Read;
+  Read.Tags = O.Tags;
+  Read.SizeLimit = O.SizeLimit;
+  FROST_ASSIGN_OR_RETURN(In.M, readModel(In.GraphPath, Read));
+  if (In.M->kind() == ContainerKind::SavedModel) {
+    // variables/variables, when the SavedModel has variables at all.
+    if (std::string Prefix = savedModelVariables(In.GraphPath); !Prefix.empty())
+      DefaultCheckpoint = Prefix;
+  } else if (DefaultCheckpoint.empty() && llvm::StringRef(In.GraphPath).ends_with(".meta")) {
+    // model.ckpt-10.meta: its checkpoint is model.ckpt-10.
+    absl::StatusOr<ResolvedCheckpoint> R = resolveCheckpoint(In.GraphPath);
+    if (R.ok()) {
+      DefaultCheckpoint = R->Prefix;
+      Notes.push_back(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
+      Analyses.addResolvedCheckpoint(R->Prefix, *std::move(R));
+    }
+  }
+  In.Checkpoint = O.Checkpoint.empty() ? DefaultCheckpoint : O.Checkpoint;
+
+  if (!O.InputSaver.empty()) {
+    // A separate SaverDef: its restore op says which keys feed the variables.
+    FROST_ASSIGN_OR_RETURN(tensorflow::SaverDef Saver, readSaverDef(O.InputSaver));
+    if (!In.M->metaGraph())
+      In.M->setContainer(std::make_unique<tensorflow::MetaGraphDef>());
+    *In.M->metaGraph()->mutable_saver_def() = std::move(Saver);
+  }
+  return In;
+}
+
+} // namespace frost

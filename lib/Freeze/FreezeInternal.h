@@ -1,0 +1,55 @@
+//===- FreezeInternal.h - The steps of freeze(), shared in lib/Freeze -----===//
+#ifndef FROST_LIB_FREEZE_FREEZEINTERNAL_H
+#define FROST_LIB_FREEZE_FREEZEINTERNAL_H
+
+#include "frost/Freeze/Freeze.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace frost {
+
+class AnalysisManager;
+
+/// The model and checkpoint the options name.
+struct FreezeInput {
+  std::unique_ptr<Model> M;
+  std::string GraphPath;
+  /// Empty when there is none (an already frozen graph needs none).
+  std::string Checkpoint;
+};
+
+/// Reads the input model and finds its checkpoint; `Analyses` learns how a
+/// checkpoint path was resolved, `Notes` hears how the input was understood
+/// where that was not literal.
+absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
+                                            std::vector<std::string> &Notes);
+
+/// The node of a tensor name from a collection or signature ("y:0", "^init").
+std::string nodeOfTensor(llvm::StringRef Tensor);
+
+/// The signature a run freezes: --signature, a lone `signature:NAME` output,
+/// or the model's default one when no output is named.
+std::string requestedSignature(const FreezeOptions &O, const Model &M);
+
+/// The output nodes: what O.Outputs names, else the signature's outputs;
+/// each node once, in the order first named.
+absl::StatusOr<std::vector<FreezeOutput>> resolveFreezeOutputs(const FreezeOptions &O,
+                                                               const Model &M,
+                                                               std::vector<std::string> &Notes);
+
+/// The initializers of the lookup tables the `Keep` nodes read, and the
+/// model's init op when it initializes nothing but tables: TensorFlow's
+/// freezing drops them and the frozen graph fails "Table not initialized".
+std::vector<std::string> tableInitializers(const Model &M, const std::vector<std::string> &Keep,
+                                           AnalysisManager &Analyses);
+
+/// The variables that are Consts now, with what they were read from.
+std::vector<FrozenVariable> frozenVariables(const Model &M);
+
+} // namespace frost
+
+#endif // FROST_LIB_FREEZE_FREEZEINTERNAL_H

@@ -1,0 +1,42 @@
+//===- Pipelines.cpp - Pass sequences defined once ------------------------===//
+#include "frost/Transforms/Pipelines.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+namespace frost {
+
+std::vector<llvm::StringRef> freezePasses(const FreezeSequence &S) {
+  std::vector<llvm::StringRef> Passes;
+  // convert_variables_to_constants_v2 inlines the calls first (Grappler),
+  // lowering If/Case/While in the same walk, and spells constants its way.
+  if (S.FunctionGraph)
+    Passes.insert(Passes.end(), {"inline-functions", "compress-constants"});
+  // Keys are chosen before conversion reads them.
+  if (S.RenameVariables)
+    Passes.push_back("rename-variables");
+  if (S.EmaRemap)
+    Passes.push_back("ema-remap");
+  // Before conversion, so the variables of branches it folds away need not
+  // be in the checkpoint.
+  if (S.BindPlaceholders)
+    Passes.push_back("bind-placeholders");
+  // Conversion reads the Saver's keys, so the Saver goes after it.
+  Passes.push_back("convert-variables-to-constants");
+  if (!S.FunctionGraph)
+    Passes.push_back("strip-save-nodes");
+  Passes.push_back("prune");
+  // After pruning, which removes the optimizer.
+  if (S.StripTrainingOps)
+    Passes.push_back("strip-training-ops");
+  if (S.ClearDevices)
+    Passes.push_back("clear-devices");
+  if (S.FunctionGraph)
+    Passes.push_back("function-graph-layout");
+  return Passes;
+}
+
+std::string freezePipelineText(const FreezeSequence &Sequence) {
+  return llvm::join(freezePasses(Sequence), ",");
+}
+
+} // namespace frost
