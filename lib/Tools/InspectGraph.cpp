@@ -11,6 +11,7 @@
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -70,10 +71,6 @@ struct GraphSummary {
   std::vector<SignatureSummary> Signatures;
   const tensorflow::SaverDef *Saver = nullptr;
 };
-
-bool isVariableOp(llvm::StringRef Op) {
-  return Op == "VariableV2" || Op == "Variable" || Op == "VarHandleOp";
-}
 
 /// `save/...`, `save_1/...`: the scopes tf.compat.v1.train.Saver builds in.
 bool isSaverScope(llvm::StringRef Name) {
@@ -167,7 +164,7 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
   for (const Node &N : G) {
     ++OpCounts[N.op()];
     // The saver's filename placeholder is no model input.
-    if ((N.op() == "Placeholder" || N.op() == "PlaceholderWithDefault") &&
+    if (isPlaceholderOp(N.op()) &&
         !isSaverScope(N.name()) && !SaverNodes.contains(N.name())) {
       TensorSummary T;
       T.Name = N.name().str();

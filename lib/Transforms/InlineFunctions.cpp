@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
 #include "frost/Transforms/ControlFlowLowering.h"
 #include "frost/Transforms/Passes.h"
