@@ -28,18 +28,6 @@ static constexpr uint32_t NodeField = 1;       // GraphDef.node
 static constexpr uint32_t GraphDefField = 2;   // MetaGraphDef.graph_def
 static constexpr uint32_t MetaGraphsField = 2; // SavedModel.meta_graphs
 
-llvm::StringRef containerKindName(ContainerKind Kind) {
-  switch (Kind) {
-  case ContainerKind::GraphDef:
-    return "GraphDef";
-  case ContainerKind::MetaGraph:
-    return "MetaGraphDef";
-  case ContainerKind::SavedModel:
-    return "SavedModel";
-  }
-  return "?";
-}
-
 //===----------------------------------------------------------------------===//
 // Telling text from binary, and one container from another
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 #ifndef FROST_LIB_TOOLS_INSPECT_H
 #define FROST_LIB_TOOLS_INSPECT_H
 
+#include "frost/IR/CandidateOutputs.h"
 #include "frost/Support/Status.h"
 #include "frost/proto/types.pb.h"
 
@@ -51,9 +52,8 @@ struct CheckpointCommand {
 };
 
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS);
-/// Nodes nothing reads that look like results (summarize_graph's candidate
-/// outputs: not constants, placeholders, no-ops, assignments or the Saver).
-std::vector<std::string> candidateOutputs(const Model &M);
+/// Moved to frost/IR/CandidateOutputs.h; kept here for FreezeMain.cpp.
+using ::frost::candidateOutputs;
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
 
 //===----------------------------------------------------------------------===//

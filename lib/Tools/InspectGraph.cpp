@@ -9,6 +9,7 @@
 #include "Inspect.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/CandidateOutputs.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
@@ -72,27 +73,6 @@ struct GraphSummary {
   const tensorflow::SaverDef *Saver = nullptr;
 };
 
-/// `save/...`, `save_1/...`: the scopes tf.compat.v1.train.Saver builds in.
-bool isSaverScope(llvm::StringRef Name) {
-  llvm::StringRef Scope = Name.split('/').first;
-  if (Scope == Name)
-    return false;
-  if (Scope == "save")
-    return true;
-  return Scope.consume_front("save_") && !Scope.empty() &&
-         llvm::all_of(Scope, [](char C) { return C >= '0' && C <= '9'; });
-}
-
-/// Nodes nobody reads are output candidates, except those that are never
-/// meant to be fetched for a result: constants, placeholders, no-ops,
-/// assignments, and the saver's machinery.
-bool isUnlikelyOutput(const Node &N, const llvm::StringSet<> &SaverNodes) {
-  llvm::StringRef Op = N.op();
-  return Op == "Const" || Op == "NoOp" || Op == "Placeholder" || Op.starts_with("Assign") ||
-         Op.starts_with("Save") || Op.starts_with("Restore") || isSaverScope(N.name()) ||
-         SaverNodes.contains(N.name());
-}
-
 const char *collectionKind(const tensorflow::CollectionDef &C, int &Size) {
   switch (C.kind_case()) {
   case tensorflow::CollectionDef::kNodeList:
@@ -152,13 +132,9 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
   S.NumFunctions = G.library().function_size();
 
   const tensorflow::MetaGraphDef *Meta = M.metaGraph();
-  llvm::StringSet<> SaverNodes;
-  if (Meta && Meta->has_saver_def()) {
+  if (Meta && Meta->has_saver_def())
     S.Saver = &Meta->saver_def();
-    for (const std::string *Tensor : {&S.Saver->filename_tensor_name(),
-                                      &S.Saver->save_tensor_name(), &S.Saver->restore_op_name()})
-      SaverNodes.insert(llvm::StringRef(*Tensor).split(':').first);
-  }
+  llvm::StringSet<> SaverNodes = saverDefNodes(M);
 
   llvm::StringMap<size_t> OpCounts;
   for (const Node &N : G) {
@@ -198,9 +174,9 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
       if (const tensorflow::AttrValue *A = N.findAttr("value"))
         S.ConstParams += knownNumElements(A->tensor().tensor_shape()).value_or(0);
     }
-    if (!N.hasUses() && !isUnlikelyOutput(N, SaverNodes))
-      S.Outputs.emplace_back(N.name().str(), N.op().str());
   }
+  for (const Node *N : candidateOutputNodes(M))
+    S.Outputs.emplace_back(N->name().str(), N->op().str());
   for (const auto &Entry : OpCounts)
     S.Ops.emplace_back(Entry.getKey().str(), Entry.getValue());
   llvm::sort(S.Ops, [](const auto &A, const auto &B) {
@@ -486,14 +462,6 @@ void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
 }
 
 } // namespace
-
-std::vector<std::string> candidateOutputs(const Model &M) {
-  GraphSummary S = summarize(M, GraphCommand{M.sourcePath(), {}, false});
-  std::vector<std::string> Names;
-  for (const auto &Output : S.Outputs)
-    Names.push_back(Output.first);
-  return Names;
-}
 
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
   ReadOptions Read;
