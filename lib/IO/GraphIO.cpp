@@ -13,11 +13,11 @@
 #include "google/protobuf/wire_format_lite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <set>
-#include <sys/stat.h>
 
 using google::protobuf::io::CodedOutputStream;
 using google::protobuf::internal::WireFormatLite;
@@ -611,12 +611,11 @@ absl::StatusOr<std::unique_ptr<Model>> parseModel(llvm::StringRef Bytes,
 
 absl::StatusOr<std::string> resolveModelFile(llvm::StringRef Path) {
   std::string File = Path.str();
-  struct stat St;
-  if (Path == "-" || ::stat(File.c_str(), &St) != 0 || !S_ISDIR(St.st_mode))
+  if (Path == "-" || !llvm::sys::fs::is_directory(File))
     return File;
   for (const char *Name : {"/saved_model.pb", "/saved_model.pbtxt"}) {
     std::string Candidate = absl::StrCat(File, Name);
-    if (::stat(Candidate.c_str(), &St) == 0)
+    if (llvm::sys::fs::exists(Candidate))
       return Candidate;
   }
   return absl::NotFoundError(

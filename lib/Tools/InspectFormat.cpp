@@ -1,6 +1,7 @@
 //===- InspectFormat.cpp - Names, JSON and values for frost-inspect -------===//
 #include "Inspect.h"
 
+#include "frost/Support/Escape.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -83,38 +84,7 @@ std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Sha
 //===----------------------------------------------------------------------===//
 
 std::string jsonString(llvm::StringRef Bytes) {
-  std::string Out;
-  Out.reserve(Bytes.size() + 2);
-  Out += '"';
-  for (unsigned char C : Bytes) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    default:
-      if (C >= 0x20 && C < 0x7f) {
-        Out += static_cast<char>(C);
-      } else {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
-        Out += Buf;
-      }
-    }
-  }
-  Out += '"';
-  return Out;
+  return "\"" + escapeBytes(Bytes, '"', ByteEscape::Unicode) + "\"";
 }
 
 JsonWriter::~JsonWriter() {
@@ -383,35 +353,7 @@ template <typename T> T load(llvm::StringRef Bytes, uint64_t I) {
 
 /// Python's bytes repr: b'...'.
 std::string bytesRepr(llvm::StringRef Bytes) {
-  std::string Out = "b'";
-  for (unsigned char C : Bytes) {
-    switch (C) {
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\'':
-      Out += "\\'";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    default:
-      if (C >= 0x20 && C < 0x7f) {
-        Out += static_cast<char>(C);
-      } else {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\x%02x", C);
-        Out += Buf;
-      }
-    }
-  }
-  return Out + "'";
+  return "b'" + escapeBytes(Bytes, '\'', ByteEscape::Hex) + "'";
 }
 
 std::string complexText(const std::string &Re, const std::string &Im, bool ImNegative,
