@@ -7,7 +7,7 @@
 // re-import of a frozen function drops it anyway.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Transforms/ControlFlowLowering.h"
+#include "frost/Transforms/Utils/ControlFlowLowering.h"
 
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Matchers.h"
