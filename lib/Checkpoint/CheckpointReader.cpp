@@ -6,14 +6,16 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
 #include <glob.h>
 #include <map>
-#include <sys/stat.h>
 
 namespace frost {
+
+namespace fs = llvm::sys::fs;
 
 llvm::StringRef formatName(CheckpointFormat Format) {
   return Format == CheckpointFormat::V1 ? "V1" : "V2";
@@ -25,24 +27,14 @@ std::string dataShardPath(llvm::StringRef Prefix, int Shard, int NumShards) {
   return absl::StrFormat("%s.data-%05d-of-%05d", Prefix.str(), Shard, NumShards);
 }
 
-bool fileExists(const std::string &Path) {
-  struct stat St;
-  return ::stat(Path.c_str(), &St) == 0 && S_ISREG(St.st_mode);
-}
-
-bool isDirectory(const std::string &Path) {
-  struct stat St;
-  return ::stat(Path.c_str(), &St) == 0 && S_ISDIR(St.st_mode);
-}
-
-bool isV2Checkpoint(llvm::StringRef Prefix) { return fileExists(indexPath(Prefix)); }
+bool isV2Checkpoint(llvm::StringRef Prefix) { return fs::is_regular_file(indexPath(Prefix)); }
 
 static std::vector<std::string> globFiles(const std::string &Pattern) {
   std::vector<std::string> Out;
   glob_t G;
   if (::glob(Pattern.c_str(), 0, nullptr, &G) == 0) {
     for (size_t I = 0; I < G.gl_pathc; ++I)
-      if (fileExists(G.gl_pathv[I]))
+      if (fs::is_regular_file(G.gl_pathv[I]))
         Out.push_back(G.gl_pathv[I]);
   }
   ::globfree(&G);
@@ -73,7 +65,7 @@ absl::StatusOr<std::vector<std::string>> findV1Files(llvm::StringRef Prefix) {
   bool IsPattern = Prefix.find_first_of("*?[") != llvm::StringRef::npos;
   if (IsPattern)
     Files = globFiles(P);
-  else if (fileExists(P))
+  else if (fs::is_regular_file(P))
     return std::vector<std::string>{P};
   else
     Files = globFiles(P + "-[0-9][0-9][0-9][0-9][0-9]-of-[0-9][0-9][0-9][0-9][0-9]");
@@ -106,7 +98,7 @@ absl::StatusOr<std::unique_ptr<CheckpointReader>>
 CheckpointReader::open(llvm::StringRef Prefix, const CheckpointOptions &Options) {
   std::string P = Prefix.str();
   // Naming the index file itself is a common slip.
-  if (Prefix.ends_with(".index") && !isV2Checkpoint(P) && fileExists(P))
+  if (Prefix.ends_with(".index") && !isV2Checkpoint(P) && fs::is_regular_file(P))
     P = Prefix.drop_back(6).str();
   if (isV2Checkpoint(P))
     return openBundle(P, Options);

@@ -18,9 +18,6 @@ absl::StatusOr<std::unique_ptr<CheckpointReader>> openV1(llvm::StringRef Prefix,
 /// when there are none, or a shard is missing.
 absl::StatusOr<std::vector<std::string>> findV1Files(llvm::StringRef Prefix);
 
-bool fileExists(const std::string &Path);
-bool isDirectory(const std::string &Path);
-
 } // namespace frost
 
 #endif // FROST_LIB_CHECKPOINT_READERS_H

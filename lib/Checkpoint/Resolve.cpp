@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 
@@ -89,7 +90,7 @@ ResolvedCheckpoint finish(std::string Prefix, std::vector<std::string> Notes) {
   ResolvedCheckpoint R;
   R.Format = isV2Checkpoint(Prefix) ? CheckpointFormat::V2 : CheckpointFormat::V1;
   std::string Meta = absl::StrCat(stripShardSuffix(Prefix).str(), ".meta");
-  if (fileExists(Meta))
+  if (llvm::sys::fs::is_regular_file(Meta))
     R.MetaPath = Meta;
   R.GlobalStep = globalStep(Prefix);
   R.Prefix = std::move(Prefix);
@@ -191,9 +192,9 @@ absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(llvm::StringRef Path) {
     P.pop_back();
   std::vector<std::string> Notes;
 
-  if (isDirectory(P)) {
+  if (llvm::sys::fs::is_directory(P)) {
     std::string StatePath = joinPath(P, "checkpoint");
-    if (fileExists(StatePath)) {
+    if (llvm::sys::fs::is_regular_file(StatePath)) {
       FROST_ASSIGN_OR_RETURN(tensorflow::CheckpointState State, readCheckpointState(StatePath));
       if (!State.model_checkpoint_path().empty()) {
         FROST_ASSIGN_OR_RETURN(std::string Prefix,

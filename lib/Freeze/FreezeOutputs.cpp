@@ -9,11 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
+#include "frost/IR/CandidateOutputs.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/TensorName.h"
 #include "frost/Pass/AnalysisManager.h"
 #include "frost/Support/Suggest.h"
-#include "frost/Transforms/Variables.h"
-#include "../Tools/Inspect.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -123,14 +123,6 @@ std::string defaultSignature(const Model &M) {
                                                         : "";
 }
 
-/// Ops that fill a lookup table; input 0 is the table.
-bool isTableInitializer(llvm::StringRef Op) {
-  return Op == "InitializeTable" || Op == "InitializeTableV2" ||
-         Op == "InitializeTableFromTextFile" || Op == "InitializeTableFromTextFileV2" ||
-         Op == "LookupTableImport" || Op == "LookupTableImportV2" ||
-         Op == "InitializeTableFromDataset";
-}
-
 } // namespace
 
 /// The node of a tensor name from a collection or signature ("y:0", "^init").
@@ -195,7 +187,7 @@ absl::StatusOr<std::vector<FreezeOutput>> resolveFreezeOutputs(const FreezeOptio
   }
   if (Out.empty()) {
     std::vector<std::string> Candidates;
-    for (std::string &Name : inspect::candidateOutputs(M))
+    for (std::string &Name : candidateOutputs(M))
       if (!isVariableOp(M.graph().findNode(Name)->op()))
         Candidates.push_back(std::move(Name));
     std::string List = absl::StrJoin(llvm::ArrayRef(Candidates).take_front(8), ", ");
@@ -224,7 +216,7 @@ std::vector<std::string> tableInitializers(const Model &M, const std::vector<std
     return {};
   std::vector<std::string> Out;
   for (const Node &N : G)
-    if (isTableInitializer(N.op()) && N.numDataInputs() > 0 &&
+    if (isTableInitializerOp(N.op()) && N.numDataInputs() > 0 &&
         (**Needed)[N.inputs()[0].Src->id()] && !(**Needed)[N.id()])
       Out.push_back(N.name().str());
   if (Out.empty())
@@ -251,7 +243,7 @@ std::vector<std::string> tableInitializers(const Model &M, const std::vector<std
     bool OnlyTables = true;
     for (const Node &R : G)
       if ((**Runs)[R.id()] && (isVariableOp(R.op()) ||
-                              (isTableInitializer(R.op()) && !llvm::is_contained(Out, R.name()))))
+                              (isTableInitializerOp(R.op()) && !llvm::is_contained(Out, R.name()))))
         OnlyTables = false;
     if (OnlyTables)
       Out.push_back(Init);

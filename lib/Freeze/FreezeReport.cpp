@@ -1,19 +1,19 @@
 //===- FreezeReport.cpp - Writing a frozen graph and its report -----------===//
 //
-// The report (docs/freeze-graph.md) is built from a FreezeResult alone, with
-// LLVM's JSON writer. Short lists (tags, shapes) stay on one line so a report
-// reads like the documentation's example.
+// The report (docs/freeze-graph.md) is built from a FreezeResult alone,
+// through Support/Json (LLVM's JSON writer). Short lists (tags, shapes) stay
+// on one line so a report reads like the documentation's example.
 //
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
 #include "frost/Checkpoint/Tensor.h"
 #include "frost/Support/File.h"
+#include "frost/Support/Json.h"
 #include "frost/Support/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/SHA256.h"
 
 namespace frost {
@@ -53,35 +53,6 @@ std::string sha256File(llvm::StringRef Path) {
                      /*LowerCase=*/true);
 }
 
-/// JSON strings must be UTF-8; names from a hostile file may not be.
-llvm::json::Value jsonString(llvm::StringRef S) {
-  return llvm::json::isUTF8(S) ? S.str() : llvm::json::fixUTF8(S);
-}
-
-/// `["a", "b"]` / `[1, 2]` on one line.
-template <typename Range> std::string inlineArray(const Range &Items) {
-  std::string Out = "[";
-  for (const auto &Item : Items) {
-    if (Out.size() > 1)
-      Out += ", ";
-    if constexpr (std::is_arithmetic_v<std::decay_t<decltype(Item)>>)
-      Out += llvm::formatv("{0}", llvm::json::Value(Item)).str();
-    else
-      Out += llvm::formatv("{0}", jsonString(Item)).str();
-  }
-  return Out + "]";
-}
-
-void rawAttribute(llvm::json::OStream &J, llvm::StringRef Key, llvm::StringRef Raw) {
-  J.attributeBegin(Key);
-  J.rawValue(Raw);
-  J.attributeEnd();
-}
-
-void stringAttribute(llvm::json::OStream &J, llvm::StringRef Key, llvm::StringRef Value) {
-  J.attribute(Key, jsonString(Value));
-}
-
 } // namespace
 
 absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,
@@ -106,74 +77,103 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
                              const TimingReport &Timing, double TotalSeconds) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  llvm::json::OStream J(OS, /*IndentSize=*/2);
-  J.object([&] {
-    J.attribute("tool", frostVersion());
-    J.attributeObject("input", [&] {
-      stringAttribute(J, "graph", R.GraphPath);
-      J.attribute("container", containerKindName(R.Container));
-      if (R.Checkpoint.empty())
-        J.attribute("checkpoint", nullptr);
-      else
-        stringAttribute(J, "checkpoint", R.Checkpoint);
-      if (R.Container == ContainerKind::SavedModel) {
-        rawAttribute(J, "tags", inlineArray(R.Tags));
-        rawAttribute(J, "assets", inlineArray(R.Assets));
+  {
+    JsonWriter J(OS);
+    auto inlineList = [&J](llvm::StringRef Key, const std::vector<std::string> &Items) {
+      J.key(Key);
+      J.arrayBegin(/*Inline=*/true);
+      for (const std::string &I : Items)
+        J.string(I);
+      J.arrayEnd();
+    };
+    J.objectBegin();
+    J.member("tool", frostVersion());
+    J.key("input");
+    J.objectBegin();
+    J.member("graph", R.GraphPath);
+    J.member("container", containerKindName(R.Container));
+    J.key("checkpoint");
+    if (R.Checkpoint.empty())
+      J.null();
+    else
+      J.string(R.Checkpoint);
+    if (R.Container == ContainerKind::SavedModel) {
+      inlineList("tags", R.Tags);
+      inlineList("assets", R.Assets);
+    }
+    J.objectEnd();
+    J.key("outputs");
+    J.arrayBegin();
+    for (const FreezeOutput &O : R.Outputs) {
+      J.objectBegin();
+      J.member("requested", O.Requested);
+      J.member("node", O.Node);
+      J.objectEnd();
+    }
+    J.arrayEnd();
+    inlineList("initializers", R.Initializers);
+    if (!R.Signature.empty()) {
+      J.key("signature");
+      J.objectBegin();
+      J.member("name", R.Signature);
+      for (const auto *Part : {&R.SignatureInputs, &R.SignatureOutputs}) {
+        J.key(Part == &R.SignatureInputs ? "inputs" : "outputs");
+        J.objectBegin();
+        for (const auto &[Key, Tensor] : *Part)
+          J.member(Key, Tensor);
+        J.objectEnd();
       }
-    });
-    J.attributeArray("outputs", [&] {
-      for (const FreezeOutput &O : R.Outputs)
-        J.object([&] {
-          stringAttribute(J, "requested", O.Requested);
-          stringAttribute(J, "node", O.Node);
-        });
-    });
-    rawAttribute(J, "initializers", inlineArray(R.Initializers));
-    if (!R.Signature.empty())
-      J.attributeObject("signature", [&] {
-        stringAttribute(J, "name", R.Signature);
-        for (const auto *Part : {&R.SignatureInputs, &R.SignatureOutputs})
-          J.attributeObject(Part == &R.SignatureInputs ? "inputs" : "outputs", [&] {
-            for (const auto &[Key, Tensor] : *Part)
-              stringAttribute(J, Key, Tensor);
-          });
-      });
-    J.attributeArray("variables", [&] {
-      for (const FrozenVariable &V : R.Frozen)
-        J.object([&] {
-          stringAttribute(J, "name", V.Name);
-          stringAttribute(J, "checkpoint_key", V.Source.Key);
-          if (!V.Source.Slice.empty())
-            stringAttribute(J, "slice", V.Source.Slice);
-          stringAttribute(J, "origin", V.Source.Origin);
-          J.attribute("dtype", dataTypeName(V.DType));
-          rawAttribute(J, "shape", inlineArray(V.Shape));
-          J.attribute("bytes", V.Bytes);
-        });
-    });
-    J.attribute("variable_bytes", R.frozenBytes());
-    J.attributeObject("nodes", [&] {
-      J.attribute("before", static_cast<uint64_t>(R.NodesBefore));
-      J.attribute("after", static_cast<uint64_t>(R.NodesAfter));
-    });
-    stringAttribute(J, "pipeline", R.Pipeline);
-    J.attribute("checkpoints_opened", R.CheckpointsOpened);
-    J.attributeObject("output", [&] {
-      stringAttribute(J, "path", Output.Path);
-      J.attribute("format", Output.Format == FrozenFormat::Text ? "pbtxt" : "pb");
-      J.attribute("bytes", Output.Bytes);
-      if (Output.Sha256.empty())
-        J.attribute("sha256", nullptr);
-      else
-        J.attribute("sha256", Output.Sha256);
-    });
-    J.attributeObject("timings", [&] {
-      for (const auto &[Name, Seconds] : Timing.rows())
-        rawAttribute(J, Name, llvm::formatv("{0:f6}", Seconds).str());
-      rawAttribute(J, "total", llvm::formatv("{0:f6}", TotalSeconds).str());
-    });
-  });
-  OS << "\n";
+      J.objectEnd();
+    }
+    J.key("variables");
+    J.arrayBegin();
+    for (const FrozenVariable &V : R.Frozen) {
+      J.objectBegin();
+      J.member("name", V.Name);
+      J.member("checkpoint_key", V.Source.Key);
+      if (!V.Source.Slice.empty())
+        J.member("slice", V.Source.Slice);
+      J.member("origin", V.Source.Origin);
+      J.member("dtype", dataTypeName(V.DType));
+      J.key("shape");
+      J.arrayBegin(/*Inline=*/true);
+      for (int64_t D : V.Shape)
+        J.number(D);
+      J.arrayEnd();
+      J.member("bytes", V.Bytes);
+      J.objectEnd();
+    }
+    J.arrayEnd();
+    J.member("variable_bytes", R.frozenBytes());
+    J.key("nodes");
+    J.objectBegin();
+    J.member("before", static_cast<uint64_t>(R.NodesBefore));
+    J.member("after", static_cast<uint64_t>(R.NodesAfter));
+    J.objectEnd();
+    J.member("pipeline", R.Pipeline);
+    J.member("checkpoints_opened", R.CheckpointsOpened);
+    J.key("output");
+    J.objectBegin();
+    J.member("path", Output.Path);
+    J.member("format", Output.Format == FrozenFormat::Text ? "pbtxt" : "pb");
+    J.member("bytes", Output.Bytes);
+    J.key("sha256");
+    if (Output.Sha256.empty())
+      J.null();
+    else
+      J.string(Output.Sha256);
+    J.objectEnd();
+    J.key("timings");
+    J.objectBegin();
+    for (const auto &[Name, Seconds] : Timing.rows()) {
+      J.key(Name);
+      J.raw(llvm::formatv("{0:f6}", Seconds).str());
+    }
+    J.key("total");
+    J.raw(llvm::formatv("{0:f6}", TotalSeconds).str());
+    J.objectEnd();
+    J.objectEnd();
+  }
   return Text;
 }
 

@@ -2,17 +2,12 @@
 #include "frost/IR/ConstructionOrder.h"
 
 #include "frost/IR/Graph.h"
+#include "frost/IR/OpClasses.h"
 
 #include <functional>
 #include <queue>
 
 namespace frost {
-
-bool isMergeOp(llvm::StringRef Op) { return Op == "Merge" || Op == "RefMerge"; }
-
-bool isNextIterationOp(llvm::StringRef Op) {
-  return Op == "NextIteration" || Op == "RefNextIteration";
-}
 
 std::vector<unsigned> constructionOrder(std::vector<int> Pending,
                                         const std::vector<std::vector<unsigned>> &Readers) {

@@ -2,6 +2,7 @@
 #include "frost/IR/FunctionBody.h"
 
 #include "frost/IR/ConstructionOrder.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
 
 #include "absl/strings/str_cat.h"

@@ -99,10 +99,6 @@ const llvm::StringMap<int> &fixedOutputCounts() {
 
 } // namespace
 
-bool isPartitionedCallOp(llvm::StringRef Op) {
-  return Op == "PartitionedCall" || Op == "StatefulPartitionedCall";
-}
-
 std::optional<int> numOutputs(const Node &N) {
   llvm::StringRef Op = N.op();
   // Ops whose output count comes from an attribute.

@@ -3,6 +3,7 @@
 
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Graph.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
 
 #include "absl/strings/str_cat.h"

@@ -1,13 +1,15 @@
 //===- Inspect.h - frost-inspect internals ----------------------*- C++ -*-===//
 //
 // Shared by the frost-inspect subcommands (lib/Tools/Inspect*.cpp) and
-// private to them: the option sets, a JSON writer that keeps arbitrary bytes
-// exact, and the value formatting used by both the text and JSON output.
+// private to them: the option sets and the value formatting used by both the
+// text and JSON output.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_LIB_TOOLS_INSPECT_H
 #define FROST_LIB_TOOLS_INSPECT_H
 
+#include "frost/IR/CandidateOutputs.h"
+#include "frost/Support/Json.h"
 #include "frost/Support/Status.h"
 #include "frost/proto/types.pb.h"
 
@@ -51,9 +53,6 @@ struct CheckpointCommand {
 };
 
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS);
-/// Nodes nothing reads that look like results (summarize_graph's candidate
-/// outputs: not constants, placeholders, no-ops, assignments or the Saver).
-std::vector<std::string> candidateOutputs(const Model &M);
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
 
 //===----------------------------------------------------------------------===//
@@ -78,64 +77,9 @@ std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Sha
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// A small streaming JSON writer. Objects are printed one member a line;
-/// arrays opened with `Inline` are printed on one line with everything in
-/// them. Strings are byte strings: each byte becomes the code point of the
-/// same value (printable ASCII literally, the rest as \u00XX), so any bytes
-/// survive; decode with `.encode("latin-1")`.
-class JsonWriter {
-public:
-  explicit JsonWriter(llvm::raw_ostream &OS) : OS(OS) {}
-  ~JsonWriter();
-
-  void objectBegin();
-  void objectEnd();
-  void arrayBegin(bool Inline = false);
-  void arrayEnd();
-  /// The next member's name (inside an object).
-  void key(llvm::StringRef Name);
-
-  void string(llvm::StringRef Bytes);
-  /// A number or literal already spelled as JSON.
-  void raw(llvm::StringRef Text);
-  void number(int64_t V);
-  void number(uint64_t V);
-  void number(int V) { number(static_cast<int64_t>(V)); }
-  void number(unsigned V) { number(static_cast<uint64_t>(V)); }
-  void boolean(bool V) { raw(V ? "true" : "false"); }
-  void null() { raw("null"); }
-
-  /// Shorthands for a member.
-  template <typename T> void member(llvm::StringRef Name, const T &V) {
-    key(Name);
-    value(V);
-  }
-
-private:
-  void value(llvm::StringRef V) { string(V); }
-  void value(const std::string &V) { string(V); }
-  void value(const char *V) { string(V); }
-  void value(bool V) { boolean(V); }
-  void value(int V) { number(V); }
-  void value(int64_t V) { number(V); }
-  void value(uint64_t V) { number(V); }
-  void value(unsigned V) { number(V); }
-
-  void beforeValue();
-  void newline();
-
-  struct Frame {
-    bool IsObject;
-    bool Inline;
-    unsigned Count = 0;
-  };
-  llvm::raw_ostream &OS;
-  llvm::SmallVector<Frame, 8> Stack;
-  bool AfterKey = false;
-};
-
-/// `Bytes` as a quoted JSON string in JsonWriter's byte encoding.
-std::string jsonString(llvm::StringRef Bytes);
+/// Moved to frost/Support/Json.h; kept here for FreezeMain.cpp.
+using ::frost::JsonWriter;
+using ::frost::jsonString;
 
 //===----------------------------------------------------------------------===//
 // Values

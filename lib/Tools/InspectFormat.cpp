@@ -1,6 +1,8 @@
 //===- InspectFormat.cpp - Names, JSON and values for frost-inspect -------===//
 #include "Inspect.h"
 
+#include "frost/Support/Escape.h"
+#include "frost/Support/Json.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -77,126 +79,6 @@ std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Sha
   }
   return N;
 }
-
-//===----------------------------------------------------------------------===//
-// JSON
-//===----------------------------------------------------------------------===//
-
-std::string jsonString(llvm::StringRef Bytes) {
-  std::string Out;
-  Out.reserve(Bytes.size() + 2);
-  Out += '"';
-  for (unsigned char C : Bytes) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    default:
-      if (C >= 0x20 && C < 0x7f) {
-        Out += static_cast<char>(C);
-      } else {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
-        Out += Buf;
-      }
-    }
-  }
-  Out += '"';
-  return Out;
-}
-
-JsonWriter::~JsonWriter() {
-  assert(Stack.empty() && "unbalanced JSON");
-  OS << "\n";
-}
-
-void JsonWriter::newline() {
-  OS << "\n";
-  OS.indent(2 * Stack.size());
-}
-
-void JsonWriter::beforeValue() {
-  if (AfterKey) {
-    AfterKey = false;
-    return;
-  }
-  if (Stack.empty())
-    return;
-  Frame &F = Stack.back();
-  assert(!F.IsObject && "object members need a key");
-  if (F.Count++)
-    OS << (F.Inline ? ", " : ",");
-  if (!F.Inline)
-    newline();
-}
-
-void JsonWriter::key(llvm::StringRef Name) {
-  assert(!Stack.empty() && Stack.back().IsObject && !AfterKey);
-  Frame &F = Stack.back();
-  if (F.Count++)
-    OS << ",";
-  if (F.Inline)
-    OS << (F.Count > 1 ? " " : "");
-  else
-    newline();
-  OS << jsonString(Name) << ": ";
-  AfterKey = true;
-}
-
-void JsonWriter::objectBegin() {
-  beforeValue();
-  bool Inline = !Stack.empty() && Stack.back().Inline;
-  OS << "{";
-  Stack.push_back({true, Inline});
-}
-
-void JsonWriter::objectEnd() {
-  Frame F = Stack.pop_back_val();
-  assert(F.IsObject);
-  if (F.Count && !F.Inline)
-    newline();
-  OS << "}";
-}
-
-void JsonWriter::arrayBegin(bool Inline) {
-  beforeValue();
-  Inline |= !Stack.empty() && Stack.back().Inline;
-  OS << "[";
-  Stack.push_back({false, Inline});
-}
-
-void JsonWriter::arrayEnd() {
-  Frame F = Stack.pop_back_val();
-  assert(!F.IsObject);
-  if (F.Count && !F.Inline)
-    newline();
-  OS << "]";
-}
-
-void JsonWriter::string(llvm::StringRef Bytes) {
-  beforeValue();
-  OS << jsonString(Bytes);
-}
-
-void JsonWriter::raw(llvm::StringRef Text) {
-  beforeValue();
-  OS << Text;
-}
-
-void JsonWriter::number(int64_t V) { raw(std::to_string(V)); }
-void JsonWriter::number(uint64_t V) { raw(std::to_string(V)); }
 
 //===----------------------------------------------------------------------===//
 // Floats
@@ -383,35 +265,7 @@ template <typename T> T load(llvm::StringRef Bytes, uint64_t I) {
 
 /// Python's bytes repr: b'...'.
 std::string bytesRepr(llvm::StringRef Bytes) {
-  std::string Out = "b'";
-  for (unsigned char C : Bytes) {
-    switch (C) {
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '\'':
-      Out += "\\'";
-      break;
-    case '\n':
-      Out += "\\n";
-      break;
-    case '\t':
-      Out += "\\t";
-      break;
-    case '\r':
-      Out += "\\r";
-      break;
-    default:
-      if (C >= 0x20 && C < 0x7f) {
-        Out += static_cast<char>(C);
-      } else {
-        char Buf[8];
-        std::snprintf(Buf, sizeof(Buf), "\\x%02x", C);
-        Out += Buf;
-      }
-    }
-  }
-  return Out + "'";
+  return "b'" + escapeBytes(Bytes, '\'', ByteEscape::Hex) + "'";
 }
 
 std::string complexText(const std::string &Re, const std::string &Im, bool ImNegative,

@@ -9,8 +9,10 @@
 #include "Inspect.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/CandidateOutputs.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -71,31 +73,6 @@ struct GraphSummary {
   const tensorflow::SaverDef *Saver = nullptr;
 };
 
-bool isVariableOp(llvm::StringRef Op) {
-  return Op == "VariableV2" || Op == "Variable" || Op == "VarHandleOp";
-}
-
-/// `save/...`, `save_1/...`: the scopes tf.compat.v1.train.Saver builds in.
-bool isSaverScope(llvm::StringRef Name) {
-  llvm::StringRef Scope = Name.split('/').first;
-  if (Scope == Name)
-    return false;
-  if (Scope == "save")
-    return true;
-  return Scope.consume_front("save_") && !Scope.empty() &&
-         llvm::all_of(Scope, [](char C) { return C >= '0' && C <= '9'; });
-}
-
-/// Nodes nobody reads are output candidates, except those that are never
-/// meant to be fetched for a result: constants, placeholders, no-ops,
-/// assignments, and the saver's machinery.
-bool isUnlikelyOutput(const Node &N, const llvm::StringSet<> &SaverNodes) {
-  llvm::StringRef Op = N.op();
-  return Op == "Const" || Op == "NoOp" || Op == "Placeholder" || Op.starts_with("Assign") ||
-         Op.starts_with("Save") || Op.starts_with("Restore") || isSaverScope(N.name()) ||
-         SaverNodes.contains(N.name());
-}
-
 const char *collectionKind(const tensorflow::CollectionDef &C, int &Size) {
   switch (C.kind_case()) {
   case tensorflow::CollectionDef::kNodeList:
@@ -155,19 +132,15 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
   S.NumFunctions = G.library().function_size();
 
   const tensorflow::MetaGraphDef *Meta = M.metaGraph();
-  llvm::StringSet<> SaverNodes;
-  if (Meta && Meta->has_saver_def()) {
+  if (Meta && Meta->has_saver_def())
     S.Saver = &Meta->saver_def();
-    for (const std::string *Tensor : {&S.Saver->filename_tensor_name(),
-                                      &S.Saver->save_tensor_name(), &S.Saver->restore_op_name()})
-      SaverNodes.insert(llvm::StringRef(*Tensor).split(':').first);
-  }
+  llvm::StringSet<> SaverNodes = saverDefNodes(M);
 
   llvm::StringMap<size_t> OpCounts;
   for (const Node &N : G) {
     ++OpCounts[N.op()];
     // The saver's filename placeholder is no model input.
-    if ((N.op() == "Placeholder" || N.op() == "PlaceholderWithDefault") &&
+    if (isPlaceholderOp(N.op()) &&
         !isSaverScope(N.name()) && !SaverNodes.contains(N.name())) {
       TensorSummary T;
       T.Name = N.name().str();
@@ -201,9 +174,9 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
       if (const tensorflow::AttrValue *A = N.findAttr("value"))
         S.ConstParams += knownNumElements(A->tensor().tensor_shape()).value_or(0);
     }
-    if (!N.hasUses() && !isUnlikelyOutput(N, SaverNodes))
-      S.Outputs.emplace_back(N.name().str(), N.op().str());
   }
+  for (const Node *N : candidateOutputNodes(M))
+    S.Outputs.emplace_back(N->name().str(), N->op().str());
   for (const auto &Entry : OpCounts)
     S.Ops.emplace_back(Entry.getKey().str(), Entry.getValue());
   llvm::sort(S.Ops, [](const auto &A, const auto &B) {
@@ -489,14 +462,6 @@ void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
 }
 
 } // namespace
-
-std::vector<std::string> candidateOutputs(const Model &M) {
-  GraphSummary S = summarize(M, GraphCommand{M.sourcePath(), {}, false});
-  std::vector<std::string> Names;
-  for (const auto &Output : S.Outputs)
-    Names.push_back(Output.first);
-  return Names;
-}
 
 absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
   ReadOptions Read;

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
 
@@ -59,10 +60,6 @@ namespace frost {
 namespace {
 
 using tensorflow::DataType;
-
-bool isPlaceholder(llvm::StringRef Op) {
-  return Op == "Placeholder" || Op == "PlaceholderWithDefault";
-}
 
 std::string typeName(DataType T) { return tensorflow::DataType_Name(T); }
 
@@ -210,9 +207,6 @@ struct Binding {
   std::string Name, Value;
 };
 
-bool isMerge(const Node &N) { return N.op() == "Merge" || N.op() == "RefMerge"; }
-bool isSwitch(const Node &N) { return N.op() == "Switch" || N.op() == "RefSwitch"; }
-
 /// Where a dead region must not go: loops and ControlTrigger have their own
 /// rules for dead inputs.
 bool stopsFolding(llvm::StringRef Op) {
@@ -304,7 +298,7 @@ class BindPlaceholdersPass : public Pass {
                 absl::StrCat(What, "no placeholder named '", B.Name, "'", suggest(G, B.Name)));
         continue;
       }
-      if (!isPlaceholder(N->op())) {
+      if (!isPlaceholderOp(N->op())) {
         problem(absl::StatusCode::kInvalidArgument,
                 absl::StrCat(What, "node '", B.Name, "' is a ", N->op().str(),
                              ", not a Placeholder or PlaceholderWithDefault"));
@@ -367,7 +361,7 @@ class BindPlaceholdersPass : public Pass {
   static std::string suggest(const Graph &G, llvm::StringRef Name) {
     std::vector<llvm::StringRef> Candidates;
     for (const Node &N : G)
-      if (isPlaceholder(N.op()))
+      if (isPlaceholderOp(N.op()))
         Candidates.push_back(N.name());
     if (Candidates.empty())
       return "; the graph has no placeholders";
@@ -421,7 +415,7 @@ class BindPlaceholdersPass : public Pass {
       Changed = false;
       std::vector<std::string> Switches;
       for (const Node &N : G)
-        if (isSwitch(N) && N.numDataInputs() == 2 && constantPredicate(N.input(1)))
+        if (isSwitchOp(N.op()) && N.numDataInputs() == 2 && constantPredicate(N.input(1)))
           Switches.push_back(N.name().str());
       for (const std::string &Name : Switches) {
         Node *S = G.findNode(Name); // gone when an earlier fold found it dead
@@ -466,7 +460,7 @@ class BindPlaceholdersPass : public Pass {
       if (stopsFolding(X->op()))
         return absl::StrCat("its dead branch reaches '", X->name().str(), "' (",
                             X->op().str(), ")");
-      if (isMerge(*X)) {
+      if (isMergeOp(X->op())) {
         auto &DeadInputs = R.Merges[X];
         if (X->input(Index).isControl() || llvm::is_contained(DeadInputs, Index))
           continue;

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Variables.h"
 

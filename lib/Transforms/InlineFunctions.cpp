@@ -16,16 +16,17 @@
 // so calls inside inlined bodies are inlined in turn. A body is created in the
 // order TensorFlow instantiates it. With `lower-control-flow`, an If, Case or
 // While marked `_lower_using_switch_merge` is lowered to Switch/Merge when the
-// walk reaches it (see ControlFlowLowering.h), on the same counter, and the
-// branch calls it creates are inlined later in the walk, as TensorFlow's
+// walk reaches it (see Utils/ControlFlowLowering.h), on the same counter, and
+// the branch calls it creates are inlined later in the walk, as TensorFlow's
 // convert_variables_to_constants_v2 does by default. Functions nothing calls
 // any more leave the library.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
-#include "frost/Transforms/ControlFlowLowering.h"
+#include "frost/Transforms/Utils/ControlFlowLowering.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"

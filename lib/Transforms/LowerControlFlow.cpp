@@ -4,15 +4,15 @@
 // and While marked `_lower_using_switch_merge` becomes Switch/Merge (and
 // Enter/Exit/NextIteration) dataflow around one call per branch (cond, body),
 // named and wired as Grappler's function optimizer does (see
-// ControlFlowLowering.h). The branch calls are left as calls: their functions
-// stay in the library, so the graph still runs. For TensorFlow's names after
-// inlining too, use inline-functions{lower-control-flow=true} instead, which
-// lowers and inlines in one walk on one counter as Grappler does; this pass
-// followed by inline-functions numbers the names differently.
+// Utils/ControlFlowLowering.h). The branch calls are left as calls: their
+// functions stay in the library, so the graph still runs. For TensorFlow's
+// names after inlining too, use inline-functions{lower-control-flow=true}
+// instead, which lowers and inlines in one walk on one counter as Grappler
+// does; this pass followed by inline-functions numbers the names differently.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
-#include "frost/Transforms/ControlFlowLowering.h"
+#include "frost/Transforms/Utils/ControlFlowLowering.h"
 #include "frost/Transforms/Passes.h"
 
 namespace frost {

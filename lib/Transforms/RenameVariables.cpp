@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Variables.h"

@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -47,28 +48,6 @@
 namespace frost {
 
 namespace {
-
-bool isSaveRestoreOp(llvm::StringRef Op) {
-  static const llvm::StringRef Ops[] = {"SaveV2",       "Save",         "SaveSlices",
-                                        "RestoreV2",    "Restore",      "RestoreSlice",
-                                        "MergeV2Checkpoints", "ShardedFilename",
-                                        "ShardedFilespec"};
-  return llvm::is_contained(Ops, Op);
-}
-
-bool isVariableOp(llvm::StringRef Op) {
-  return Op == "VariableV2" || Op == "Variable" || Op == "VarHandleOp" ||
-         Op == "TemporaryVariable";
-}
-
-/// Ops that own state the Saver merely reads or writes.
-bool isStateOp(llvm::StringRef Op) { return isVariableOp(Op) || Op.contains("HashTable"); }
-
-bool isAssignOp(llvm::StringRef Op) {
-  return Op == "Assign" || Op == "AssignAdd" || Op == "AssignSub" ||
-         Op == "AssignVariableOp" || Op == "AssignAddVariableOp" ||
-         Op == "AssignSubVariableOp";
-}
 
 /// Ops that may join the region from its outputs.
 bool isPlumbingOp(llvm::StringRef Op) {
@@ -81,7 +60,7 @@ bool isVariableRead(const Node &N) {
   if (N.op() == "ReadVariableOp")
     return true;
   return (N.op() == "Identity" || N.op() == "Snapshot") && N.numDataInputs() > 0 &&
-         isVariableOp(N.input(0).Src->op());
+         isAnyVariableOp(N.input(0).Src->op());
 }
 
 bool mayJoin(const Node &N) {
@@ -262,7 +241,7 @@ class StripSaveNodesPass : public Pass {
     // V/Assign: the initializer a VariableDef names.
     if (isAssignOp(N.op()) && N.numDataInputs() > 0) {
       const Node &Var = *N.input(0).Src;
-      if (isVariableOp(Var.op()) && N.name() == (Var.name() + "/Assign").str())
+      if (isAnyVariableOp(Var.op()) && N.name() == (Var.name() + "/Assign").str())
         return true;
     }
     return N.name().contains("/Initializer/");

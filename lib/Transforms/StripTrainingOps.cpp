@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -58,8 +59,7 @@ bool isUnrewrittenRefUpdate(llvm::StringRef Op) {
 /// Ops whose output 0 is a reference once the pass is done (the ops it
 /// rewrites are not).
 bool producesRef(llvm::StringRef Op) {
-  return Op == "VariableV2" || Op == "Variable" || Op == "TemporaryVariable" ||
-         (isUnrewrittenRefUpdate(Op) && Op != "CountUpTo" && Op != "IsVariableInitialized");
+  return isRefVariableOp(Op) || (isUnrewrittenRefUpdate(Op) && Op != "CountUpTo" && Op != "IsVariableInitialized");
 }
 
 bool isQuantized(int Type) {

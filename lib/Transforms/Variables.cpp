@@ -2,6 +2,7 @@
 #include "frost/Transforms/Variables.h"
 
 #include "frost/Checkpoint/Tensor.h"
+#include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
 
 #include "absl/strings/str_cat.h"
@@ -12,10 +13,6 @@
 #include <set>
 
 namespace frost {
-
-bool isVariableOp(llvm::StringRef Op) {
-  return Op == "VariableV2" || Op == "VarHandleOp" || Op == "Variable";
-}
 
 tensorflow::DataType variableDType(const Node &N) {
   const tensorflow::AttrValue *DType = N.findAttr("dtype");
@@ -99,8 +96,7 @@ std::optional<std::vector<std::string>> constStrings(const Node *N) {
 /// The variable node a value written into `Target` (an Assign's ref input or
 /// an AssignVariableOp's handle) belongs to.
 const Node *variableBehind(const Node *Target) {
-  while (Target && (Target->op() == "Identity" || Target->op() == "RefIdentity") &&
-         Target->numDataInputs() >= 1)
+  while (matchOp(Target, {"Identity", "RefIdentity"}) && Target->numDataInputs() >= 1)
     Target = Target->input(0).Src;
   return Target && isVariableOp(Target->op()) ? Target : nullptr;
 }

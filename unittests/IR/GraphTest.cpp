@@ -1,6 +1,7 @@
 //===- GraphTest.cpp - The graph IR's invariants --------------------------===//
 #include "frost/IR/Graph.h"
 #include "frost/IR/Verifier.h"
+#include "ParseGraph.h"
 
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -9,13 +10,7 @@ using namespace frost;
 
 namespace {
 
-std::unique_ptr<Graph> parse(const char *Text) {
-  tensorflow::GraphDef Def;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(Text, &Def));
-  auto G = Graph::fromGraphDef(std::move(Def));
-  EXPECT_TRUE(G.ok()) << G.status();
-  return G.ok() ? *std::move(G) : nullptr;
-}
+std::unique_ptr<Graph> parse(const char *Text) { return parseGraph(Text); }
 
 /// Every use recorded on a producer matches an input of its user, and back.
 void expectUseListsConsistent(const Graph &G) {

@@ -18,11 +18,6 @@ namespace frost {
 class Graph;
 class Node;
 
-/// Merge and RefMerge.
-bool isMergeOp(llvm::StringRef Op);
-/// NextIteration and RefNextIteration, whose edge into a Merge closes a loop.
-bool isNextIterationOp(llvm::StringRef Op);
-
 /// Kahn's order over items 0..N-1, the lowest index first among the ready
 /// ones: item I waits for Pending[I] edges, and each edge out of I counts
 /// down one item of Readers[I]. Items never ready (on a cycle) come last,

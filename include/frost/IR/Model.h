@@ -40,6 +40,7 @@ struct VariableSource {
 /// Graph variable node name -> its source, ordered by name.
 using VariableSourceMap = std::map<std::string, VariableSource, std::less<>>;
 
+/// "GraphDef", "MetaGraphDef", "SavedModel".
 llvm::StringRef containerKindName(ContainerKind Kind);
 
 class Model {

@@ -9,6 +9,8 @@
 #ifndef FROST_IR_OPINFO_H
 #define FROST_IR_OPINFO_H
 
+#include "frost/IR/OpClasses.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -16,9 +18,6 @@
 namespace frost {
 
 class Node;
-
-/// PartitionedCall and StatefulPartitionedCall: calls of the function in `f`.
-bool isPartitionedCallOp(llvm::StringRef Op);
 
 /// How many outputs `N` has, when its op is known; nullopt for unknown ops.
 std::optional<int> numOutputs(const Node &N);

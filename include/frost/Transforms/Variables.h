@@ -12,6 +12,7 @@
 #define FROST_TRANSFORMS_VARIABLES_H
 
 #include "frost/Checkpoint/TensorSlice.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Support/Status.h"
 #include "frost/proto/types.pb.h"
 
@@ -26,9 +27,6 @@ namespace frost {
 
 class Model;
 class Node;
-
-/// VariableV2, Variable (TF 0.x) and VarHandleOp.
-bool isVariableOp(llvm::StringRef Op);
 
 /// The value dtype of a variable node: its `dtype` attribute without `_REF`;
 /// DT_INVALID when the attribute is missing.

@@ -14,7 +14,7 @@
 #include "frost/Pass/AnalysisManager.h"
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
-#include "frost/IR/OpInfo.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"

@@ -10,8 +10,8 @@
 // lower-control-flow and inline-functions{lower-control-flow=true}.
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
-#define FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
+#ifndef FROST_TRANSFORMS_UTILS_CONTROLFLOWLOWERING_H
+#define FROST_TRANSFORMS_UTILS_CONTROLFLOWLOWERING_H
 
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Graph.h"
@@ -55,4 +55,4 @@ absl::Status lowerControlFlowNode(Graph &G, Node &N, NameCounter &Names);
 
 } // namespace frost
 
-#endif // FROST_TRANSFORMS_CONTROLFLOWLOWERING_H
+#endif // FROST_TRANSFORMS_UTILS_CONTROLFLOWLOWERING_H

@@ -7,9 +7,11 @@
 // re-import of a frozen function drops it anyway.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Transforms/ControlFlowLowering.h"
+#include "frost/Transforms/Utils/ControlFlowLowering.h"
 
 #include "frost/IR/FunctionBody.h"
+#include "frost/IR/Matchers.h"
+#include "frost/IR/OpClasses.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -27,15 +29,14 @@ std::string NameCounter::newName(const Graph &G, llvm::StringRef Prefix) {
 
 bool shouldLowerControlFlow(const Node &N) {
   llvm::StringRef Op = N.op();
-  if (Op != "If" && Op != "StatelessIf" && Op != "Case" && Op != "StatelessCase" &&
-      Op != "While" && Op != "StatelessWhile")
+  if (!isIfOp(Op) && !isCaseOp(Op) && !isWhileOp(Op))
     return false;
   const tensorflow::AttrValue *Lower = N.findAttr("_lower_using_switch_merge");
   return Lower && Lower->value_case() == tensorflow::AttrValue::kB && Lower->b();
 }
 
 bool controlFlowTakesResource(const Node &N) {
-  bool IsWhile = N.op() == "While" || N.op() == "StatelessWhile";
+  bool IsWhile = isWhileOp(N.op());
   const tensorflow::AttrValue *Types = N.findAttr(IsWhile ? "T" : "Tin");
   return Types && llvm::is_contained(Types->list().type(), tensorflow::DT_RESOURCE);
 }
@@ -47,14 +48,14 @@ void addStrictInputSemantics(Node &N, bool TakesResource,
     ControlSources.push_back(In.Src);
   bool ReadsConstantEnter = llvm::any_of(N.inputs(), [](const Input &In) {
     const tensorflow::AttrValue *Constant = In.Src->findAttr("is_constant");
-    return In.Src->op() == "Enter" && Constant && Constant->b();
+    return matchOp(In.Src, "Enter") && Constant && Constant->b();
   });
   if (!((ControlSources.empty() && TakesResource) || ReadsConstantEnter))
     return;
   std::vector<Node *> Sources;
   for (const Input &In : N.dataInputs())
-    if (!llvm::is_contained(ControlSources, In.Src) && In.Src->op() != "Placeholder" &&
-        In.Src->op() != "VarHandleOp")
+    if (!llvm::is_contained(ControlSources, In.Src) &&
+        !matchOp(In.Src, {"Placeholder", "VarHandleOp"}))
       Sources.push_back(In.Src);
   std::stable_sort(Sources.begin(), Sources.end(),
                    [&](const Node *A, const Node *B) { return Rank(*A) < Rank(*B); });
@@ -422,9 +423,9 @@ absl::Status lowerControlFlowNode(Graph &G, Node &N, NameCounter &Names) {
   assert(shouldLowerControlFlow(N) && "lowering a node that asks for none");
   Lowering L(G, N, Names);
   llvm::StringRef Op = N.op();
-  if (Op == "If" || Op == "StatelessIf")
+  if (isIfOp(Op))
     return L.lowerIf();
-  if (Op == "Case" || Op == "StatelessCase")
+  if (isCaseOp(Op))
     return L.lowerCase();
   return L.lowerWhile();
 }

@@ -1,0 +1,194 @@
+//===- DetectFormat.cpp - Text or binary, and which container -------------===//
+#include "GraphIOInternal.h"
+
+#include "frost/Support/Wire.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+namespace frost {
+
+Encoding detectEncoding(llvm::StringRef Bytes) {
+  // Binary protobuf is full of tags and lengths below 0x20; text has none but
+  // whitespace.
+  for (char C : Bytes.take_front(4096)) {
+    auto U = static_cast<unsigned char>(C);
+    if ((U < 0x20 && U != '\t' && U != '\n' && U != '\r') || U == 0x7f)
+      return Encoding::Binary;
+  }
+  return Encoding::Text;
+}
+
+namespace {
+
+/// The first field name of a text-format message, skipping blanks and comments.
+llvm::StringRef firstTextField(llvm::StringRef Text) {
+  while (true) {
+    Text = Text.ltrim();
+    if (!Text.consume_front("#"))
+      break;
+    Text = Text.drop_until([](char C) { return C == '\n'; });
+  }
+  return Text.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
+bool isPrintableName(llvm::StringRef S) {
+  return !S.empty() && llvm::all_of(S, [](char C) {
+    return static_cast<unsigned char>(C) >= 0x20 && C != 0x7f;
+  });
+}
+
+bool isOpName(llvm::StringRef S) {
+  return !S.empty() && llvm::all_of(S, [](char C) {
+    return llvm::isAlnum(C) || C == '_' || C == '>' || C == '.';
+  });
+}
+
+// Structural sketches of the three containers, enough to tell them apart
+// without parsing: which fields exist, with which wire types. Fields beyond
+// the known ones are allowed so files from newer TensorFlow versions load.
+bool allRecords(llvm::StringRef Msg, llvm::function_ref<bool(const WireRecord &)> Ok) {
+  WireReader Reader(Msg);
+  WireRecord R;
+  while (Reader.next(R))
+    if (!Ok(R))
+      return false;
+  return !Reader.failed();
+}
+
+bool looksLikeNodeDef(llvm::StringRef Msg) {
+  bool HasName = false, HasOp = false;
+  bool Ok = allRecords(Msg, [&](const WireRecord &R) {
+    if (R.Field > 7)
+      return true; // a field from a newer TensorFlow
+    if (R.Type != WireType::Bytes)
+      return false;
+    if (R.Field == 1)
+      HasName = isPrintableName(R.Payload);
+    if (R.Field == 2)
+      HasOp = isOpName(R.Payload);
+    return true;
+  });
+  return Ok && HasName && HasOp;
+}
+
+bool looksLikeOpDef(llvm::StringRef Msg) {
+  bool HasName = false;
+  bool Ok = allRecords(Msg, [&](const WireRecord &R) {
+    if (R.Field == 1)
+      HasName = R.Type == WireType::Bytes && isOpName(R.Payload);
+    return R.Field > 4 || R.Type == WireType::Bytes;
+  });
+  return Ok && HasName;
+}
+
+bool looksLikeFunctionDef(llvm::StringRef Msg) {
+  bool HasSignature = false;
+  bool Ok = allRecords(Msg, [&](const WireRecord &R) {
+    if (R.Field == 1)
+      HasSignature = R.Type == WireType::Bytes && looksLikeOpDef(R.Payload);
+    return R.Type == WireType::Bytes && R.Field != 2 && R.Field <= 8;
+  });
+  return Ok && HasSignature;
+}
+
+bool looksLikeGradientDef(llvm::StringRef Msg) {
+  return allRecords(Msg, [](const WireRecord &R) {
+    return R.Type == WireType::Bytes && R.Field <= 2 && isPrintableName(R.Payload);
+  });
+}
+
+bool looksLikeLibrary(llvm::StringRef Msg) {
+  return allRecords(Msg, [](const WireRecord &R) {
+    if (R.Type != WireType::Bytes || R.Field > 3)
+      return false;
+    if (R.Field == 1)
+      return looksLikeFunctionDef(R.Payload);
+    return looksLikeGradientDef(R.Payload);
+  });
+}
+
+bool looksLikeGraphDef(llvm::StringRef Msg) {
+  return allRecords(Msg, [](const WireRecord &R) {
+    switch (R.Field) {
+    case 1:
+      return R.Type == WireType::Bytes && looksLikeNodeDef(R.Payload);
+    case 2:
+      return R.Type == WireType::Bytes && looksLikeLibrary(R.Payload);
+    case 3:
+      return R.Type == WireType::Varint;
+    case 4:
+    case 5:
+      return R.Type == WireType::Bytes;
+    default:
+      return R.Field > 5; // a field from a newer TensorFlow
+    }
+  });
+}
+
+bool looksLikeMetaGraphDef(llvm::StringRef Msg) {
+  return allRecords(Msg, [](const WireRecord &R) {
+    if (R.Field > 7)
+      return true; // a field from a newer TensorFlow
+    if (R.Type != WireType::Bytes)
+      return false;
+    return R.Field != 2 || looksLikeGraphDef(R.Payload);
+  });
+}
+
+bool looksLikeSavedModel(llvm::StringRef Msg) {
+  return allRecords(Msg, [](const WireRecord &R) {
+    if (R.Field == 1)
+      return R.Type == WireType::Varint;
+    if (R.Field == 2)
+      return R.Type == WireType::Bytes && looksLikeMetaGraphDef(R.Payload);
+    return true; // a field from a newer TensorFlow
+  });
+}
+
+} // namespace
+
+absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,
+                                              llvm::StringRef DisplayName) {
+  llvm::StringRef Base = llvm::sys::path::filename(DisplayName);
+  if (Enc == Encoding::Text) {
+    llvm::StringRef Field = firstTextField(Bytes);
+    if (Field.empty() || Field == "node" || Field == "versions" || Field == "library" ||
+        Field == "version" || Field == "debug_info")
+      return ContainerKind::GraphDef;
+    if (Field == "saved_model_schema_version" || Field == "meta_graphs")
+      return ContainerKind::SavedModel;
+    if (Field == "meta_info_def" || Field == "graph_def" || Field == "saver_def" ||
+        Field == "collection_def" || Field == "signature_def" ||
+        Field == "asset_file_def" || Field == "object_graph_def")
+      return ContainerKind::MetaGraph;
+    return absl::InvalidArgumentError(
+        absl::StrCat(DisplayName.str(), ":1: text starts with field '", Field.str(),
+                     "', which no GraphDef, MetaGraphDef or SavedModel has"));
+  }
+  if (Base.starts_with("saved_model."))
+    return ContainerKind::SavedModel;
+  if (Base.ends_with(".meta"))
+    return ContainerKind::MetaGraph;
+  if (looksLikeGraphDef(Bytes))
+    return ContainerKind::GraphDef;
+  if (looksLikeMetaGraphDef(Bytes))
+    return ContainerKind::MetaGraph;
+  if (looksLikeSavedModel(Bytes))
+    return ContainerKind::SavedModel;
+  WireReader Reader(Bytes);
+  WireRecord R;
+  while (Reader.next(R)) {
+  }
+  if (Reader.failed())
+    return absl::InvalidArgumentError(
+        absl::StrCat(DisplayName.str(), ": not a protobuf file: malformed record at byte ",
+                     Reader.offset()));
+  return absl::InvalidArgumentError(
+      absl::StrCat(DisplayName.str(),
+                   ": not a GraphDef, MetaGraphDef or SavedModel (its fields match none)"));
+}
+
+} // namespace frost
