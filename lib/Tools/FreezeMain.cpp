@@ -25,7 +25,7 @@
 #include "Inspect.h"
 
 #include "frost/Checkpoint/Resolve.h"
-#include "frost/Checkpoint/Tensor.h"
+#include "frost/Tensor/Tensor.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Reachability.h"
 #include "frost/IR/TensorName.h"
