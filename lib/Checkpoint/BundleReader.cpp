@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Readers.h"
-#include "TensorCodec.h"
 #include "frost/Checkpoint/Crc32c.h"
 #include "frost/Checkpoint/Table.h"
 #include "frost/Checkpoint/TensorSlice.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 #include "frost/proto/checkpoint.pb.h"

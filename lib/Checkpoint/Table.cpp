@@ -1,6 +1,6 @@
 //===- Table.cpp - Immutable sorted string tables --------------------------===//
 #include "frost/Checkpoint/Table.h"
-#include "TensorCodec.h"
+#include "Readers.h"
 #include "frost/Checkpoint/Crc32c.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Readers.h"
-#include "TensorCodec.h"
 #include "frost/Checkpoint/Table.h"
 #include "frost/Checkpoint/TensorSlice.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/proto/checkpoint.pb.h"
 
 #include "absl/strings/escaping.h"

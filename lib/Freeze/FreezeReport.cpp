@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
-#include "frost/Checkpoint/Tensor.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Json.h"
 #include "frost/Support/Version.h"

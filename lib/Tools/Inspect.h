@@ -56,16 +56,12 @@ absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS);
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
 
 //===----------------------------------------------------------------------===//
-// Names and shapes
+// Names and counts
 //===----------------------------------------------------------------------===//
 
 /// TensorFlow's Python spelling (tf.DType.name): "float32", "float16",
 /// "bfloat16", "qint8", "float32_ref"; "dtype(N)" for unknown numbers.
 std::string dtypeName(int DType);
-
-/// "[2,3]", "[?,3]" for unknown dimensions, "<unknown>" for unknown rank.
-std::string formatShape(const tensorflow::TensorShapeProto &Shape);
-std::string formatShape(llvm::ArrayRef<int64_t> Dims);
 
 /// "1 shard", "2 shards".
 std::string plural(uint64_t N, llvm::StringRef Noun);
@@ -121,11 +117,6 @@ private:
 /// "inf", "-inf".
 std::string formatFloat(float V, Style S);
 std::string formatDouble(double V, Style S);
-/// Decoders of the small float formats to their exact value.
-double halfToDouble(uint16_t Bits);
-double bfloat16ToDouble(uint16_t Bits);
-/// DT_FLOAT8_* and DT_FLOAT4_E2M1FN, stored one element per byte.
-std::optional<double> minifloatToDouble(tensorflow::DataType DType, uint8_t Bits);
 
 /// Prints a tensor numpy-style: nested brackets, one innermost row per line.
 /// With `Summarize`, dimensions longer than 2 * EdgeItems show their first

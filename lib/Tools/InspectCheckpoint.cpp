@@ -12,6 +12,7 @@
 #include "frost/Checkpoint/Resolve.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Tensor/Shape.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"

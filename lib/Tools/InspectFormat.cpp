@@ -3,11 +3,11 @@
 
 #include "frost/Support/Escape.h"
 #include "frost/Support/Json.h"
+#include "frost/Tensor/SmallFloat.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -20,7 +20,7 @@ namespace frost::inspect {
 using tensorflow::DataType;
 
 //===----------------------------------------------------------------------===//
-// Names and shapes
+// Names and counts
 //===----------------------------------------------------------------------===//
 
 std::string dtypeName(int DType) {
@@ -42,25 +42,6 @@ std::string dtypeName(int DType) {
   if (DType == 0)
     return Names[0];
   return "dtype(" + std::to_string(DType) + ")";
-}
-
-std::string formatShape(llvm::ArrayRef<int64_t> Dims) {
-  std::string Out = "[";
-  for (size_t I = 0; I < Dims.size(); ++I) {
-    if (I)
-      Out += ',';
-    Out += Dims[I] < 0 ? std::string("?") : std::to_string(Dims[I]);
-  }
-  return Out + "]";
-}
-
-std::string formatShape(const tensorflow::TensorShapeProto &Shape) {
-  if (Shape.unknown_rank())
-    return "<unknown>";
-  std::vector<int64_t> Dims;
-  for (const auto &D : Shape.dim())
-    Dims.push_back(D.size());
-  return formatShape(Dims);
 }
 
 std::string plural(uint64_t N, llvm::StringRef Noun) {
@@ -172,85 +153,6 @@ std::string formatDouble(double V, Style S) {
   return S == Style::Json ? jsonFloat(shortest(V)) : numpyStyle(shortest(V));
 }
 
-double halfToDouble(uint16_t Bits) {
-  int Exp = (Bits >> 10) & 0x1f;
-  int Mant = Bits & 0x3ff;
-  double V;
-  if (Exp == 0)
-    V = std::ldexp(Mant, -24);
-  else if (Exp == 31)
-    V = Mant ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  else
-    V = std::ldexp(Mant | 0x400, Exp - 25);
-  return (Bits & 0x8000) ? -V : V;
-}
-
-double bfloat16ToDouble(uint16_t Bits) {
-  return std::bit_cast<float>(static_cast<uint32_t>(Bits) << 16);
-}
-
-namespace {
-
-/// A 1-sign, E-exponent, M-mantissa format. IEEE: all-ones exponent is
-/// inf/nan. FN: no infinity, all-ones exponent and mantissa is NaN. FNUZ: no
-/// infinity or negative zero, the negative-zero pattern is NaN.
-enum class Special { IEEE, FN, FNUZ, None };
-struct MiniFormat {
-  int ExpBits, MantBits, Bias;
-  Special Kind;
-};
-
-std::optional<MiniFormat> miniFormat(DataType DType) {
-  switch (DType) {
-  case tensorflow::DT_FLOAT8_E5M2:
-    return MiniFormat{5, 2, 15, Special::IEEE};
-  case tensorflow::DT_FLOAT8_E4M3FN:
-    return MiniFormat{4, 3, 7, Special::FN};
-  case tensorflow::DT_FLOAT8_E4M3FNUZ:
-    return MiniFormat{4, 3, 8, Special::FNUZ};
-  case tensorflow::DT_FLOAT8_E4M3B11FNUZ:
-    return MiniFormat{4, 3, 11, Special::FNUZ};
-  case tensorflow::DT_FLOAT8_E5M2FNUZ:
-    return MiniFormat{5, 2, 16, Special::FNUZ};
-  case tensorflow::DT_FLOAT4_E2M1FN:
-    return MiniFormat{2, 1, 1, Special::None};
-  default:
-    return std::nullopt;
-  }
-}
-
-/// Magnitude bits (no sign) to value.
-double decodeMini(const MiniFormat &F, uint32_t Mag) {
-  uint32_t Exp = Mag >> F.MantBits;
-  uint32_t Mant = Mag & ((1u << F.MantBits) - 1);
-  uint32_t MaxExp = (1u << F.ExpBits) - 1;
-  if (F.Kind == Special::IEEE && Exp == MaxExp)
-    return Mant ? std::numeric_limits<double>::quiet_NaN()
-                : std::numeric_limits<double>::infinity();
-  if (F.Kind == Special::FN && Exp == MaxExp && Mant == (1u << F.MantBits) - 1)
-    return std::numeric_limits<double>::quiet_NaN();
-  if (Exp == 0)
-    return std::ldexp(Mant, 1 - F.Bias - F.MantBits);
-  return std::ldexp(Mant | (1u << F.MantBits), static_cast<int>(Exp) - F.Bias - F.MantBits);
-}
-
-int miniWidth(const MiniFormat &F) { return 1 + F.ExpBits + F.MantBits; }
-
-} // namespace
-
-std::optional<double> minifloatToDouble(DataType DType, uint8_t Bits) {
-  std::optional<MiniFormat> F = miniFormat(DType);
-  if (!F)
-    return std::nullopt;
-  int Width = miniWidth(*F);
-  uint32_t SignBit = 1u << (Width - 1);
-  Bits &= (1u << Width) - 1;
-  if (F->Kind == Special::FNUZ && Bits == SignBit)
-    return std::numeric_limits<double>::quiet_NaN();
-  double V = decodeMini(*F, Bits & (SignBit - 1));
-  return (Bits & SignBit) ? -V : V;
-}
-
 //===----------------------------------------------------------------------===//
 // Elements
 //===----------------------------------------------------------------------===//
@@ -286,7 +188,7 @@ bool ElementFormatter::supported() const {
   case tensorflow::DT_VARIANT:
     return false;
   default:
-    return DType < 100 && (miniFormat(DType) || DType <= tensorflow::DT_UINT2);
+    return DType < 100 && (minifloatFormat(DType) || DType <= tensorflow::DT_UINT2);
   }
 }
 
@@ -358,21 +260,14 @@ std::string ElementFormatter::operator()(uint64_t I) const {
   default:
     break;
   }
-  if (std::optional<MiniFormat> F = miniFormat(DType)) {
-    int Width = miniWidth(*F);
-    uint32_t Bits = load<uint8_t>(Bytes, I) & ((1u << Width) - 1);
-    uint32_t SignBit = 1u << (Width - 1);
-    if (F->Kind == Special::FNUZ && Bits == SignBit)
+  if (std::optional<MinifloatFormat> F = minifloatFormat(DType)) {
+    uint32_t SignBit = F->signBit();
+    uint32_t Bits = load<uint8_t>(Bytes, I) & ((1u << F->width()) - 1);
+    if (F->Special == MinifloatFormat::FNUZ && Bits == SignBit)
       return nonFinite(std::numeric_limits<double>::quiet_NaN(), S);
-    // The largest finite magnitude: IEEE formats lose the top exponent to
-    // inf/nan, FN formats only the all-ones pattern.
-    uint32_t MaxMag = SignBit - 1;
-    if (F->Kind == Special::IEEE)
-      MaxMag = (((1u << F->ExpBits) - 1) << F->MantBits) - 1;
-    else if (F->Kind == Special::FN)
-      MaxMag -= 1;
-    auto Decode = [&](uint32_t Mag) { return decodeMini(*F, Mag); };
-    return formatSmallFloat(Bits & SignBit, Bits & (SignBit - 1), MaxMag, Decode, S);
+    auto Decode = [&](uint32_t Mag) { return F->decodeMagnitude(Mag); };
+    return formatSmallFloat(Bits & SignBit, Bits & (SignBit - 1), F->maxFiniteMagnitude(), Decode,
+                            S);
   }
   return "?";
 }

@@ -13,6 +13,7 @@
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Tensor/Shape.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -251,7 +252,7 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
 
   OS << "inputs (" << S.Inputs.size() << "):\n";
   for (const TensorSummary &T : S.Inputs)
-    OS << "  " << T.Name << ": " << dtypeName(T.DType) << " " << formatShape(T.Shape)
+    OS << "  " << T.Name << ": " << dtypeName(T.DType) << " " << formatPartialShape(T.Shape)
        << (T.Op == "Placeholder" ? "" : " (" + T.Op + ")") << "\n";
   OS << "outputs (" << S.Outputs.size() << "):\n";
   for (const auto &[Name, Op] : S.Outputs)
@@ -262,8 +263,8 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
     OS << ", " << S.UnknownVariableShapes << " of unknown shape";
   OS << "):\n";
   for (const VariableSummary &V : S.Variables)
-    OS << "  " << V.Name << ": " << dtypeName(V.DType) << " " << formatShape(V.Shape) << " ("
-       << V.Op << ")\n";
+    OS << "  " << V.Name << ": " << dtypeName(V.DType) << " " << formatPartialShape(V.Shape)
+       << " (" << V.Op << ")\n";
   OS << "constants: " << S.NumConsts << " (" << plural(S.ConstParams, "parameter") << ")\n";
 
   size_t Width = 0;
@@ -289,7 +290,7 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
       OS << (Group == &Sig.Inputs ? "    inputs:\n" : "    outputs:\n");
       for (const TensorSummary &T : *Group)
         OS << "      " << T.Key << ": " << T.Name << " " << dtypeName(T.DType) << " "
-           << formatShape(T.Shape) << "\n";
+           << formatPartialShape(T.Shape) << "\n";
     }
   }
   if (!S.Saver) {

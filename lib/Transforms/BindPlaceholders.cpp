@@ -38,6 +38,7 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -194,15 +195,6 @@ std::optional<std::vector<int64_t>> fullyDefined(const tensorflow::TensorShapePr
   return Dims;
 }
 
-std::string formatShape(const tensorflow::TensorShapeProto &Shape) {
-  if (Shape.unknown_rank())
-    return "<unknown>";
-  std::vector<std::string> Dims;
-  for (const auto &Dim : Shape.dim())
-    Dims.push_back(Dim.size() < 0 ? "?" : std::to_string(Dim.size()));
-  return absl::StrCat("[", absl::StrJoin(Dims, ","), "]");
-}
-
 struct Binding {
   std::string Name, Value;
 };
@@ -345,10 +337,9 @@ class BindPlaceholdersPass : public Pass {
       N->eraseAttr("_output_shapes");
       *N->attr("value").mutable_tensor() = std::move(T);
       ++NumBound;
-      Done.push_back(absl::StrCat(Bindings[I].Name, "=", Bindings[I].Value, " (",
-                                  typeName(N->findAttr("dtype")->type()), " ",
-                                  formatShape(N->findAttr("value")->tensor().tensor_shape()),
-                                  ")"));
+      Done.push_back(absl::StrCat(
+          Bindings[I].Name, "=", Bindings[I].Value, " (", typeName(N->findAttr("dtype")->type()),
+          " ", formatPartialShape(N->findAttr("value")->tensor().tensor_shape()), ")"));
     }
     Ctx.note(name(), absl::StrCat("bound ", absl::StrJoin(Done, ", ")));
 
@@ -384,7 +375,7 @@ class BindPlaceholdersPass : public Pass {
       return Shape->shape();
     if (!Shape->shape().unknown_rank())
       Ctx.warning(name(), absl::StrCat("placeholder '", N.name().str(), "' has shape ",
-                                       formatShape(Shape->shape()),
+                                       formatPartialShape(Shape->shape()),
                                        ", not fully defined: bound to a scalar"));
     return {};
   }

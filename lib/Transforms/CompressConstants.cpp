@@ -10,63 +10,17 @@
 // TensorFlow's byte for byte. String and other dtypes are left alone.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Checkpoint/Tensor.h"
 #include "frost/IR/Model.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
 
-#include <cstring>
 #include <optional>
 
 namespace frost {
 
 namespace {
-
-using tensorflow::DataType;
-
-template <typename Elem, typename FieldT>
-void addOne(llvm::StringRef Bytes, google::protobuf::RepeatedField<FieldT> *Field, int Count = 1) {
-  for (int I = 0; I < Count; ++I) {
-    Elem V;
-    std::memcpy(&V, Bytes.data() + I * sizeof(Elem), sizeof(Elem));
-    Field->Add(static_cast<FieldT>(V));
-  }
-}
-
-/// Stores one element of `DT` (`Bytes`) in the typed field of `*P`; false,
-/// storing nothing, for dtypes Grappler leaves alone.
-bool setSplatValue(DataType DT, llvm::StringRef Bytes, tensorflow::TensorProto *P) {
-  switch (DT) {
-  case tensorflow::DT_FLOAT: addOne<float>(Bytes, P->mutable_float_val()); return true;
-  case tensorflow::DT_DOUBLE: addOne<double>(Bytes, P->mutable_double_val()); return true;
-  case tensorflow::DT_COMPLEX64: addOne<float>(Bytes, P->mutable_scomplex_val(), 2); return true;
-  case tensorflow::DT_COMPLEX128: addOne<double>(Bytes, P->mutable_dcomplex_val(), 2); return true;
-  case tensorflow::DT_INT32:
-  case tensorflow::DT_QINT32: addOne<int32_t>(Bytes, P->mutable_int_val()); return true;
-  case tensorflow::DT_INT16:
-  case tensorflow::DT_QINT16: addOne<int16_t>(Bytes, P->mutable_int_val()); return true;
-  case tensorflow::DT_UINT16:
-  case tensorflow::DT_QUINT16: addOne<uint16_t>(Bytes, P->mutable_int_val()); return true;
-  case tensorflow::DT_INT8:
-  case tensorflow::DT_QINT8: addOne<int8_t>(Bytes, P->mutable_int_val()); return true;
-  case tensorflow::DT_UINT8:
-  case tensorflow::DT_QUINT8: addOne<uint8_t>(Bytes, P->mutable_int_val()); return true;
-  case tensorflow::DT_INT64: addOne<int64_t>(Bytes, P->mutable_int64_val()); return true;
-  case tensorflow::DT_UINT32: addOne<uint32_t>(Bytes, P->mutable_uint32_val()); return true;
-  case tensorflow::DT_UINT64: addOne<uint64_t>(Bytes, P->mutable_uint64_val()); return true;
-  case tensorflow::DT_BOOL: addOne<uint8_t>(Bytes, P->mutable_bool_val()); return true;
-  case tensorflow::DT_HALF:
-  case tensorflow::DT_BFLOAT16: addOne<uint16_t>(Bytes, P->mutable_half_val()); return true;
-  default: return false;
-  }
-}
-
-/// Whether Grappler re-spells constants of `DT`.
-bool hasSplatField(DataType DT) {
-  tensorflow::TensorProto Scratch;
-  return setSplatValue(DT, std::string(16, '\0'), &Scratch);
-}
 
 class CompressConstantsPass : public Pass {
   Statistic NumRewritten{*this, "constants-rewritten", "Const values spelled differently"};
@@ -76,7 +30,7 @@ class CompressConstantsPass : public Pass {
       if (N.op() != "Const" || N.externalContent("value"))
         continue; // frozen weights are written later, as make_tensor_proto does
       const tensorflow::AttrValue *V = N.findAttr("value");
-      if (!V || !V->has_tensor() || !hasSplatField(V->tensor().dtype()))
+      if (!V || !V->has_tensor() || !hasSplatForm(V->tensor().dtype()))
         continue;
       const tensorflow::TensorProto &Old = V->tensor();
       // Raw elements: a well-formed tensor_content as it is (no copy), else
@@ -108,8 +62,8 @@ class CompressConstantsPass : public Pass {
       *New.mutable_tensor_shape() = Old.tensor_shape();
       if (!Splat)
         New.set_tensor_content(Bytes.str());
-      else if (llvm::any_of(Bytes.substr(0, Elem), [](char C) { return C != 0; }))
-        setSplatValue(Old.dtype(), Bytes.substr(0, Elem), &New);
+      else
+        appendSplatValue(Old.dtype(), Bytes.substr(0, Elem), New);
       // A typed field spelling the splat already (small: compare the bytes).
       if (Old.tensor_content().empty() && New.SerializeAsString() == Old.SerializeAsString())
         continue;

@@ -44,6 +44,7 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/TensorName.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/FunctionRetyper.h"
 #include "frost/Transforms/Variables.h"
@@ -52,8 +53,6 @@
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/StringExtras.h"
 
-#include <cassert>
-#include <cstring>
 #include <optional>
 #include <set>
 
@@ -64,245 +63,37 @@ namespace {
 using tensorflow::DataType;
 
 //===----------------------------------------------------------------------===//
-// The Const's TensorProto, as make_tensor_proto writes it
+// The Const's value and the slices of partitioned variables
 //===----------------------------------------------------------------------===//
-
-/// The dtypes make_tensor_proto stores in tensor_content when a tensor has
-/// more than one element (tensor_util._TENSOR_CONTENT_TYPES); the others
-/// (bool, complex, uint16, string, int4, ...) always use the typed field.
-bool usesTensorContent(DataType DT) {
-  switch (DT) {
-  case tensorflow::DT_HALF:
-  case tensorflow::DT_FLOAT:
-  case tensorflow::DT_DOUBLE:
-  case tensorflow::DT_INT32:
-  case tensorflow::DT_UINT8:
-  case tensorflow::DT_INT16:
-  case tensorflow::DT_INT8:
-  case tensorflow::DT_INT64:
-  case tensorflow::DT_QINT8:
-  case tensorflow::DT_QUINT8:
-  case tensorflow::DT_QINT16:
-  case tensorflow::DT_QUINT16:
-  case tensorflow::DT_QINT32:
-  case tensorflow::DT_UINT32:
-  case tensorflow::DT_UINT64:
-  case tensorflow::DT_FLOAT8_E5M2:
-  case tensorflow::DT_FLOAT8_E4M3FN:
-  case tensorflow::DT_FLOAT8_E4M3FNUZ:
-  case tensorflow::DT_FLOAT8_E4M3B11FNUZ:
-  case tensorflow::DT_FLOAT8_E5M2FNUZ:
-  case tensorflow::DT_FLOAT4_E2M1FN:
-  case tensorflow::DT_BFLOAT16:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/// Appends the first `Count` elements of `T`'s bytes, read as `Elem`, to `Out`.
-template <typename Elem, typename FieldT>
-absl::Status appendAs(const TensorData &T, int64_t Count,
-                      google::protobuf::RepeatedField<FieldT> *Out) {
-  assert(static_cast<size_t>(Count) * sizeof(Elem) <= T.bytes().size());
-  Out->Reserve(Out->size() + static_cast<int>(Count));
-  for (int64_t I = 0; I < Count; ++I) {
-    Elem V;
-    std::memcpy(&V, T.bytes().data() + I * sizeof(Elem), sizeof(Elem));
-    Out->Add(static_cast<FieldT>(V));
-  }
-  return absl::OkStatus();
-}
-
-/// Appends every element of `T` to the typed field make_tensor_proto uses for
-/// its dtype. Unimplemented for dtypes a TensorProto cannot hold.
-absl::Status appendTypedValues(const TensorData &T, tensorflow::TensorProto &P) {
-  int64_t N = T.numElements();
-  switch (T.dtype()) {
-  case tensorflow::DT_FLOAT:
-    return appendAs<float>(T, N, P.mutable_float_val());
-  case tensorflow::DT_DOUBLE:
-    return appendAs<double>(T, N, P.mutable_double_val());
-  case tensorflow::DT_INT32:
-  case tensorflow::DT_QINT32:
-    return appendAs<int32_t>(T, N, P.mutable_int_val());
-  case tensorflow::DT_INT16:
-  case tensorflow::DT_QINT16:
-    return appendAs<int16_t>(T, N, P.mutable_int_val());
-  case tensorflow::DT_UINT16:
-  case tensorflow::DT_QUINT16:
-    return appendAs<uint16_t>(T, N, P.mutable_int_val());
-  case tensorflow::DT_INT8:
-  case tensorflow::DT_QINT8:
-    return appendAs<int8_t>(T, N, P.mutable_int_val());
-  case tensorflow::DT_UINT8:
-  case tensorflow::DT_QUINT8:
-    return appendAs<uint8_t>(T, N, P.mutable_int_val());
-  case tensorflow::DT_INT4:
-  case tensorflow::DT_INT2: {
-    // One byte per element; the value is the sign-extended low bits.
-    int Bits = T.dtype() == tensorflow::DT_INT4 ? 4 : 2;
-    for (int64_t I = 0; I < N; ++I) {
-      int V = T.element<uint8_t>(I) & ((1 << Bits) - 1);
-      P.add_int_val(V >= (1 << (Bits - 1)) ? V - (1 << Bits) : V);
-    }
-    return absl::OkStatus();
-  }
-  case tensorflow::DT_UINT4:
-  case tensorflow::DT_UINT2: {
-    int Mask = T.dtype() == tensorflow::DT_UINT4 ? 0xf : 0x3;
-    for (int64_t I = 0; I < N; ++I)
-      P.add_int_val(T.element<uint8_t>(I) & Mask);
-    return absl::OkStatus();
-  }
-  case tensorflow::DT_INT64:
-    return appendAs<int64_t>(T, N, P.mutable_int64_val());
-  case tensorflow::DT_UINT32:
-    return appendAs<uint32_t>(T, N, P.mutable_uint32_val());
-  case tensorflow::DT_UINT64:
-    return appendAs<uint64_t>(T, N, P.mutable_uint64_val());
-  case tensorflow::DT_BOOL:
-    return appendAs<uint8_t>(T, N, P.mutable_bool_val());
-  case tensorflow::DT_HALF:
-  case tensorflow::DT_BFLOAT16:
-    // The 16-bit patterns, in an int32 field.
-    return appendAs<uint16_t>(T, N, P.mutable_half_val());
-  case tensorflow::DT_COMPLEX64:
-    // Real and imaginary parts interleaved.
-    return appendAs<float>(T, 2 * N, P.mutable_scomplex_val());
-  case tensorflow::DT_COMPLEX128:
-    return appendAs<double>(T, 2 * N, P.mutable_dcomplex_val());
-  case tensorflow::DT_FLOAT8_E5M2:
-  case tensorflow::DT_FLOAT8_E4M3FN:
-  case tensorflow::DT_FLOAT8_E4M3FNUZ:
-  case tensorflow::DT_FLOAT8_E4M3B11FNUZ:
-  case tensorflow::DT_FLOAT8_E5M2FNUZ:
-  case tensorflow::DT_FLOAT4_E2M1FN:
-    P.mutable_float8_val()->append(T.bytes().data(), T.bytes().size());
-    return absl::OkStatus();
-  case tensorflow::DT_STRING:
-    for (const std::string &S : T.elements())
-      P.add_string_val(S);
-    return absl::OkStatus();
-  default:
-    break;
-  }
-  return absl::UnimplementedError(absl::StrCat("a ", dataTypeName(T.dtype()),
-                                               " value cannot be stored in a Const"));
-}
 
 /// Sets N's `value` attribute to T as make_tensor_proto(value, dtype, shape)
 /// would write it. Large tensors stay where they are (zero copy).
 absl::Status setValueAttr(Node &N, const TensorData &T) {
-  if (T.numElements() > 1 && usesTensorContent(T.dtype())) {
+  if (makeTensorProtoUsesContent(T)) {
     N.setExternalTensorAttr("value", T.dtype(), T.shape(), {T.bytes(), T.keeper()});
     return absl::OkStatus();
   }
   tensorflow::TensorProto P;
-  P.set_dtype(T.dtype());
-  P.mutable_tensor_shape(); // present even for a scalar
-  for (int64_t D : T.shape())
-    P.mutable_tensor_shape()->add_dim()->set_size(D);
-  if (T.dtype() == tensorflow::DT_VARIANT) {
-    // make_tensor_proto cannot build these; keep the serialized elements.
-    FROST_RETURN_IF_ERROR(T.toTensorProto(P));
-  } else {
-    FROST_RETURN_IF_ERROR(appendTypedValues(T, P));
-  }
+  FROST_RETURN_IF_ERROR(makeTensorProto(T, P));
   *N.attr("value").mutable_tensor() = std::move(P);
   return absl::OkStatus();
 }
 
-//===----------------------------------------------------------------------===//
-// Slices of partitioned variables
-//===----------------------------------------------------------------------===//
-
-/// The part `Spec` of `Full`. A part that is one contiguous range of the
-/// full tensor (partitions along the first axis) is a view sharing its
-/// storage; other parts are copied a row at a time.
+/// The part `Spec` of `Full` (a view when it is contiguous).
 absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec) {
   llvm::ArrayRef<int64_t> Shape = Full.shape();
-  size_t Rank = Shape.size();
-  std::vector<int64_t> Start(Rank, 0), Size(Shape.begin(), Shape.end());
-  for (size_t D = 0; D < Rank; ++D)
+  std::vector<int64_t> Start(Shape.size(), 0), Size(Shape.begin(), Shape.end());
+  for (size_t D = 0; D < Shape.size(); ++D)
     if (!Spec.Extents[D].isFull()) {
       Start[D] = Spec.Extents[D].Start;
       Size[D] = Spec.Extents[D].Length;
     }
-  if (llvm::ArrayRef<int64_t>(Size) == Shape)
-    return Full;
-  FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Size));
-  // Row-major strides of the full tensor, in elements.
-  std::vector<int64_t> Stride(Rank, 1);
-  for (size_t D = Rank; D-- > 1;)
-    Stride[D - 1] = Stride[D] * Shape[D];
-  int64_t First = 0;
-  for (size_t D = 0; D < Rank; ++D)
-    First += Start[D] * Stride[D];
-  // Contiguous when, after the first dimension that is cut, every dimension
-  // is whole, and before it every dimension has one index.
-  size_t Cut = 0;
-  while (Cut < Rank && Size[Cut] == Shape[Cut] && Shape[Cut] == 1)
-    ++Cut;
-  bool Contiguous = Count == 0 || (Cut < Rank && [&] {
-                      for (size_t D = Cut + 1; D < Rank; ++D)
-                        if (Size[D] != Shape[D])
-                          return false;
-                      return true;
-                    }());
-  if (Full.isFixedSize() && Contiguous) {
-    size_t Elem = dataTypeSize(Full.dtype());
-    return TensorData::borrowed(Full.dtype(), std::move(Size),
-                                Full.bytes().substr(First * Elem, Count * Elem), Full.keeper());
-  }
-  // Copy runs along the last dimension; Index counts the outer dimensions
-  // in slice coordinates.
-  int64_t Run = Rank ? Size[Rank - 1] : 1;
-  int64_t Runs = Run ? Count / Run : 0;
-  std::vector<int64_t> Index(Rank, 0);
-  auto offsetOf = [&] {
-    int64_t Off = 0;
-    for (size_t D = 0; D < Rank; ++D)
-      Off += (Start[D] + Index[D]) * Stride[D];
-    return Off;
-  };
-  auto nextRun = [&] {
-    for (size_t D = Rank - 1; D-- > 0;) {
-      if (++Index[D] < Size[D])
-        return;
-      Index[D] = 0;
-    }
-  };
-  if (Full.isFixedSize()) {
-    size_t Elem = dataTypeSize(Full.dtype());
-    std::string Bytes;
-    Bytes.reserve(static_cast<size_t>(Count) * Elem);
-    for (int64_t R = 0; R < Runs; ++R, nextRun())
-      Bytes.append(Full.bytes().data() + offsetOf() * Elem, Run * Elem);
-    return TensorData::owned(Full.dtype(), std::move(Size), std::move(Bytes));
-  }
-  std::vector<std::string> Elements;
-  Elements.reserve(static_cast<size_t>(Count));
-  for (int64_t R = 0; R < Runs; ++R, nextRun()) {
-    int64_t Off = offsetOf();
-    for (int64_t I = 0; I < Run; ++I)
-      Elements.push_back(Full.elements()[Off + I]);
-  }
-  return TensorData::strings(Full.dtype(), std::move(Size), std::move(Elements));
+  return sliceTensor(Full, Start, std::move(Size));
 }
 
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
-
-std::string describeShape(const tensorflow::TensorShapeProto &S) {
-  if (S.unknown_rank())
-    return "<unknown>";
-  std::vector<std::string> Dims;
-  for (const auto &D : S.dim())
-    Dims.push_back(D.size() < 0 ? "?" : absl::StrCat(D.size()));
-  return absl::StrCat("[", absl::StrJoin(Dims, ","), "]");
-}
 
 /// Whether a value of shape `Value` fits the declared shape of a variable
 /// (unknown rank and unknown dimensions fit anything).
@@ -496,7 +287,7 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
     if (!DTypeOk || !ShapeOk) {
       Problems.push_back(absl::StrCat(
           What, " (", Var.op().str(), ") is ", dataTypeName(P.DType), " ",
-          ShapeAttr && ShapeAttr->has_shape() ? describeShape(ShapeAttr->shape()) : "",
+          ShapeAttr && ShapeAttr->has_shape() ? formatPartialShape(ShapeAttr->shape()) : "",
           " but ", KeyText, " holds ", dataTypeName(Info->DType), " ",
           formatShape(ValueShape),
           P.Slice.isWhole() ? "" : absl::StrCat(" (slice '", Chosen.Slice, "')")));

@@ -1,9 +1,9 @@
 //===- Variables.cpp - Finding variables and their checkpoint keys --------===//
 #include "frost/Transforms/Variables.h"
 
-#include "frost/Checkpoint/Tensor.h"
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/Checkpoint/CheckpointReader.h"
 #include "frost/Checkpoint/Resolve.h"
-#include "frost/Checkpoint/Tensor.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/proto/graph.pb.h"
 
 #include <cmath>

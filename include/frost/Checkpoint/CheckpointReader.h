@@ -12,7 +12,7 @@
 #ifndef FROST_CHECKPOINT_CHECKPOINTREADER_H
 #define FROST_CHECKPOINT_CHECKPOINTREADER_H
 
-#include "frost/Checkpoint/Tensor.h"
+#include "frost/Tensor/Tensor.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/StringRef.h"

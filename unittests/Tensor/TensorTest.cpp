@@ -1,6 +1,7 @@
 //===- TensorTest.cpp - dtypes, shapes and TensorProto decoding -----------===//
-#include "frost/Checkpoint/Tensor.h"
-#include "BundleTestWriter.h"
+#include "frost/Tensor/Tensor.h"
+#include "../Checkpoint/BundleTestWriter.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "gtest/gtest.h"
@@ -123,6 +124,59 @@ TEST(TensorTest, RoundTripThroughTensorProto) {
   ASSERT_TRUE(Back.ok());
   EXPECT_EQ(Back->values<int64_t>(), (std::vector<int64_t>{-1, 1}));
   EXPECT_FALSE(T.isBorrowed());
+}
+
+TEST(TensorTest, ShapeSpellings) {
+  EXPECT_EQ(formatShape({-2, 2}), "[-2,2]");
+  tensorflow::TensorShapeProto P;
+  EXPECT_EQ(formatPartialShape(P), "[]");
+  P.add_dim()->set_size(-1);
+  P.add_dim()->set_size(3);
+  EXPECT_EQ(formatPartialShape(P), "[?,3]");
+  P.set_unknown_rank(true);
+  EXPECT_EQ(formatPartialShape(P), "<unknown>");
+}
+
+TEST(TensorTest, ByteSwapSwapsEachElementOrPart) {
+  std::string I = rawBytes<uint32_t>({0x01020304});
+  byteSwapElements(tensorflow::DT_INT32, I.data(), I.size());
+  EXPECT_EQ(I, rawBytes<uint32_t>({0x04030201}));
+  std::string C = rawBytes<uint32_t>({0x01020304, 0x05060708});
+  byteSwapElements(tensorflow::DT_COMPLEX64, C.data(), C.size());
+  EXPECT_EQ(C, rawBytes<uint32_t>({0x04030201, 0x08070605}));
+}
+
+/// A [4,3] int32 tensor holding 0..11.
+TensorData count4x3() {
+  std::vector<int32_t> All(12);
+  for (int I = 0; I < 12; ++I)
+    All[I] = I;
+  return TensorData::owned(tensorflow::DT_INT32, {4, 3}, rawBytes(All));
+}
+
+TEST(TensorTest, SliceRowsIsAView) {
+  TensorData Full = count4x3();
+  auto Rows = sliceTensor(Full, {1, 0}, {2, 3});
+  ASSERT_TRUE(Rows.ok()) << Rows.status();
+  EXPECT_TRUE(Rows->isBorrowed());
+  EXPECT_EQ(Rows->keeper(), Full.keeper());
+  EXPECT_EQ(Rows->shape(), llvm::ArrayRef<int64_t>({2, 3}));
+  EXPECT_EQ(Rows->values<int32_t>(), (std::vector<int32_t>{3, 4, 5, 6, 7, 8}));
+  auto Whole = sliceTensor(Full, {0, 0}, {4, 3});
+  ASSERT_TRUE(Whole.ok());
+  EXPECT_EQ(Whole->bytes().data(), Full.bytes().data());
+}
+
+TEST(TensorTest, SliceColumnsIsACopy) {
+  TensorData Full = count4x3();
+  auto Column = sliceTensor(Full, {1, 1}, {3, 2});
+  ASSERT_TRUE(Column.ok()) << Column.status();
+  EXPECT_FALSE(Column->isBorrowed());
+  EXPECT_EQ(Column->values<int32_t>(), (std::vector<int32_t>{4, 5, 7, 8, 10, 11}));
+  TensorData Names = TensorData::strings(tensorflow::DT_STRING, {3}, {"a", "b", "c"});
+  auto Tail = sliceTensor(Names, {1}, {2});
+  ASSERT_TRUE(Tail.ok());
+  EXPECT_EQ(Tail->elements(), llvm::ArrayRef<std::string>({"b", "c"}));
 }
 
 } // namespace

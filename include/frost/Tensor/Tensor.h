@@ -1,18 +1,19 @@
-//===- Tensor.h - Tensor values read from checkpoints -----------*- C++ -*-===//
+//===- Tensor.h - Tensor values: views and owned tensors --------*- C++ -*-===//
 //
 // TensorData is a dtype, a shape and the elements: for fixed-size dtypes the
 // raw little-endian bytes (TensorProto.tensor_content layout), for DT_STRING
 // the strings, for DT_VARIANT each element's serialized VariantTensorDataProto.
-// Bytes read from a V2 shard without conversion point into the mapped file,
-// which the TensorData keeps alive: a frozen Const can refer to them until it
-// is serialized. Copies are cheap (shared storage).
+// A borrowed tensor's bytes point into memory another object owns (e.g. a
+// mapped checkpoint shard), which the TensorData keeps alive: a frozen Const
+// can refer to them until it is serialized. Copies are cheap (shared storage).
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_CHECKPOINT_TENSOR_H
-#define FROST_CHECKPOINT_TENSOR_H
+#ifndef FROST_TENSOR_TENSOR_H
+#define FROST_TENSOR_TENSOR_H
 
 #include "frost/Support/Status.h"
-#include "frost/proto/types.pb.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -26,30 +27,9 @@
 
 namespace tensorflow {
 class TensorProto;
-class TensorShapeProto;
 } // namespace tensorflow
 
 namespace frost {
-
-/// Bytes per element of a fixed-size dtype (bool = 1, complex64 = 8,
-/// half/bfloat16 = 2, int4/float8 = 1 as TensorFlow stores them); 0 for
-/// string, variant, resource, invalid and unknown dtypes.
-size_t dataTypeSize(tensorflow::DataType DType);
-inline bool isFixedSizeDataType(tensorflow::DataType DType) { return dataTypeSize(DType) != 0; }
-/// Lower-case TensorFlow spelling ("float", "int64", "bfloat16"), or
-/// "dtype(N)" for numbers this build does not know.
-std::string dataTypeName(tensorflow::DataType DType);
-/// Maps a `_REF` dtype to its value dtype.
-tensorflow::DataType baseDataType(tensorflow::DataType DType);
-
-/// Product of the dimensions; InvalidArgument for negative dimensions or a
-/// product past INT64_MAX.
-absl::StatusOr<int64_t> numElements(llvm::ArrayRef<int64_t> Shape);
-/// Dimensions of `Proto`; InvalidArgument for unknown rank or unknown (-1)
-/// or negative dimensions, or an element count overflowing int64.
-absl::StatusOr<std::vector<int64_t>> shapeFromProto(const tensorflow::TensorShapeProto &Proto);
-/// "[2,3]" style rendering.
-std::string formatShape(llvm::ArrayRef<int64_t> Shape);
 
 class TensorData {
 public:
@@ -73,7 +53,7 @@ public:
 
   /// Raw little-endian element bytes (fixed-size dtypes; empty otherwise).
   llvm::StringRef bytes() const { return Bytes; }
-  /// True when bytes() points into a mapped checkpoint file (no copy made).
+  /// True when bytes() points into memory owned elsewhere (no copy made).
   bool isBorrowed() const { return Borrowed; }
   /// Whatever keeps bytes() alive; hold it to keep a view past this object.
   const std::shared_ptr<const void> &keeper() const { return Keeper; }
@@ -114,14 +94,13 @@ private:
   std::shared_ptr<const std::vector<std::string>> Strings;
 };
 
-/// Decodes a TensorProto the way TensorFlow does: tensor_content (raw,
-/// little-endian) wins if non-empty; else the typed field (float_val,
-/// half_val, ...), where fewer values than elements repeat the last one and no
-/// values mean zeros. With `Exact`, the typed field must hold exactly one value
-/// per element (V1 checkpoint slices). `Where` prefixes error messages.
-absl::StatusOr<TensorData> decodeTensorProto(const tensorflow::TensorProto &Proto,
-                                             llvm::StringRef Where, bool Exact = false);
+/// The part of `Full` that starts at `Start` and has shape `Size` (both of
+/// its rank, inside its shape). A part that is one contiguous range of `Full`
+/// (e.g. rows of a partition along the first axis) is a view sharing its
+/// storage; other parts are copied a row at a time.
+absl::StatusOr<TensorData> sliceTensor(const TensorData &Full, llvm::ArrayRef<int64_t> Start,
+                                       std::vector<int64_t> Size);
 
 } // namespace frost
 
-#endif // FROST_CHECKPOINT_TENSOR_H
+#endif // FROST_TENSOR_TENSOR_H
