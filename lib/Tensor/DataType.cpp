@@ -56,7 +56,9 @@ size_t dataTypeSize(DataType DType) {
   }
 }
 
-std::string dataTypeName(DataType DType) {
+/// TensorFlow's spelling of `DType`: DataTypeString's, or with `Python`
+/// tf.DType.name's, which differs for float, double and half only.
+static std::string spell(DataType DType, bool Python) {
   static const char *const Names[] = {
       "invalid", "float",    "double",        "int32",          "uint8",
       "int16",   "int8",     "string",        "complex64",      "int64",
@@ -67,12 +69,22 @@ std::string dataTypeName(DataType DType) {
       "uint4",   "int2",     "uint2",         "float4_e2m1fn"};
   constexpr int NumNames = sizeof(Names) / sizeof(Names[0]);
   int V = static_cast<int>(DType);
-  if (V >= 0 && V < NumNames)
-    return Names[V];
-  if (V > 100 && V - 100 < NumNames)
-    return absl::StrCat(Names[V - 100], "_ref");
-  return absl::StrCat("dtype(", V, ")");
+  bool Ref = V > 100 && V - 100 < NumNames;
+  if (!Ref && (V < 0 || V >= NumNames))
+    return absl::StrCat("dtype(", V, ")");
+  int Base = Ref ? V - 100 : V;
+  const char *Name = Names[Base];
+  if (Python && Base == tensorflow::DT_FLOAT)
+    Name = "float32";
+  else if (Python && Base == tensorflow::DT_DOUBLE)
+    Name = "float64";
+  else if (Python && Base == tensorflow::DT_HALF)
+    Name = "float16";
+  return Ref ? absl::StrCat(Name, "_ref") : std::string(Name);
 }
+
+std::string dataTypeName(DataType DType) { return spell(DType, /*Python=*/false); }
+std::string dataTypePythonName(DataType DType) { return spell(DType, /*Python=*/true); }
 
 void byteSwapElements(DataType DType, char *Data, size_t Size) {
   size_t Width = dataTypeSize(DType);

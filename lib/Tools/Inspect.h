@@ -59,10 +59,6 @@ absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
 // Names and counts
 //===----------------------------------------------------------------------===//
 
-/// TensorFlow's Python spelling (tf.DType.name): "float32", "float16",
-/// "bfloat16", "qint8", "float32_ref"; "dtype(N)" for unknown numbers.
-std::string dtypeName(int DType);
-
 /// "1 shard", "2 shards".
 std::string plural(uint64_t N, llvm::StringRef Noun);
 

@@ -108,8 +108,8 @@ void printListing(const Opened &O, llvm::raw_ostream &OS) {
   for (const VariableInfo &V : Vars) {
     Params += numElementsOf(V);
     Bytes += V.ByteSize;
-    Rows.push_back({V.Name, dtypeName(V.DType), formatShape(V.Shape), std::to_string(V.ByteSize),
-                    shardText(V),
+    Rows.push_back({V.Name, dataTypePythonName(V.DType), formatShape(V.Shape),
+                    std::to_string(V.ByteSize), shardText(V),
                     V.IsPartitioned ? absl::StrCat("partitioned, ", V.NumSlices, " slices")
                                     : std::string()});
   }
@@ -140,11 +140,11 @@ absl::Status printValues(const CheckpointReader &R, const VariableInfo &V, bool 
                          llvm::raw_ostream &OS) {
   FROST_ASSIGN_OR_RETURN(TensorData T, R.read(V.Name));
   OS << "tensor: " << V.Name << "\n"
-     << "dtype: " << dtypeName(T.dtype()) << "\n"
+     << "dtype: " << dataTypePythonName(T.dtype()) << "\n"
      << "shape: " << formatShape(T.shape()) << "\n";
   ElementFormatter Format(T.dtype(), T.bytes(), T.elements(), Style::Text);
   if (!Format.supported()) {
-    OS << "<" << T.numElements() << " " << dtypeName(T.dtype())
+    OS << "<" << T.numElements() << " " << dataTypePythonName(T.dtype())
        << " elements; values not shown>\n";
     return absl::OkStatus();
   }
@@ -171,7 +171,7 @@ absl::Status writeVariable(JsonWriter &J, const CheckpointReader &R, const Varia
                            bool WithValues) {
   J.objectBegin();
   J.member("name", V.Name);
-  J.member("dtype", dtypeName(V.DType));
+  J.member("dtype", dataTypePythonName(V.DType));
   J.key("shape");
   J.arrayBegin(/*Inline=*/true);
   for (int64_t D : V.Shape)

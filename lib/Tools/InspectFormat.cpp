@@ -23,27 +23,6 @@ using tensorflow::DataType;
 // Names and counts
 //===----------------------------------------------------------------------===//
 
-std::string dtypeName(int DType) {
-  static const char *const Names[] = {
-      "invalid",       "float32",        "float64",         "int32",
-      "uint8",         "int16",          "int8",            "string",
-      "complex64",     "int64",          "bool",            "qint8",
-      "quint8",        "qint32",         "bfloat16",        "qint16",
-      "quint16",       "uint16",         "complex128",      "float16",
-      "resource",      "variant",        "uint32",          "uint64",
-      "float8_e5m2",   "float8_e4m3fn",  "float8_e4m3fnuz", "float8_e4m3b11fnuz",
-      "float8_e5m2fnuz", "int4",         "uint4",           "int2",
-      "uint2",         "float4_e2m1fn"};
-  constexpr int NumNames = static_cast<int>(std::size(Names));
-  if (DType > 0 && DType < NumNames)
-    return Names[DType];
-  if (DType > 100 && DType < 100 + NumNames)
-    return std::string(Names[DType - 100]) + "_ref";
-  if (DType == 0)
-    return Names[0];
-  return "dtype(" + std::to_string(DType) + ")";
-}
-
 std::string plural(uint64_t N, llvm::StringRef Noun) {
   return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
 }

@@ -13,6 +13,7 @@
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,7 +30,7 @@ namespace {
 struct TensorSummary {
   std::string Key; // signature key; empty for graph inputs
   std::string Name;
-  int DType = 0;
+  tensorflow::DataType DType = tensorflow::DT_INVALID;
   tensorflow::TensorShapeProto Shape;
   std::string Op; // graph inputs only
 };
@@ -37,7 +38,7 @@ struct TensorSummary {
 struct VariableSummary {
   std::string Name;
   std::string Op;
-  int DType = 0;
+  tensorflow::DataType DType = tensorflow::DT_INVALID;
   tensorflow::TensorShapeProto Shape;
 };
 
@@ -252,8 +253,8 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
 
   OS << "inputs (" << S.Inputs.size() << "):\n";
   for (const TensorSummary &T : S.Inputs)
-    OS << "  " << T.Name << ": " << dtypeName(T.DType) << " " << formatPartialShape(T.Shape)
-       << (T.Op == "Placeholder" ? "" : " (" + T.Op + ")") << "\n";
+    OS << "  " << T.Name << ": " << dataTypePythonName(T.DType) << " "
+       << formatPartialShape(T.Shape) << (T.Op == "Placeholder" ? "" : " (" + T.Op + ")") << "\n";
   OS << "outputs (" << S.Outputs.size() << "):\n";
   for (const auto &[Name, Op] : S.Outputs)
     OS << "  " << Name << ": " << Op << "\n";
@@ -263,8 +264,8 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
     OS << ", " << S.UnknownVariableShapes << " of unknown shape";
   OS << "):\n";
   for (const VariableSummary &V : S.Variables)
-    OS << "  " << V.Name << ": " << dtypeName(V.DType) << " " << formatPartialShape(V.Shape)
-       << " (" << V.Op << ")\n";
+    OS << "  " << V.Name << ": " << dataTypePythonName(V.DType) << " "
+       << formatPartialShape(V.Shape) << " (" << V.Op << ")\n";
   OS << "constants: " << S.NumConsts << " (" << plural(S.ConstParams, "parameter") << ")\n";
 
   size_t Width = 0;
@@ -289,7 +290,7 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
     for (const auto *Group : {&Sig.Inputs, &Sig.Outputs}) {
       OS << (Group == &Sig.Inputs ? "    inputs:\n" : "    outputs:\n");
       for (const TensorSummary &T : *Group)
-        OS << "      " << T.Key << ": " << T.Name << " " << dtypeName(T.DType) << " "
+        OS << "      " << T.Key << ": " << T.Name << " " << dataTypePythonName(T.DType) << " "
            << formatPartialShape(T.Shape) << "\n";
     }
   }
@@ -350,7 +351,7 @@ void writeTensor(JsonWriter &J, const TensorSummary &T) {
   J.member("name", T.Name);
   if (!T.Op.empty())
     J.member("op", T.Op);
-  J.member("dtype", dtypeName(T.DType));
+  J.member("dtype", dataTypePythonName(T.DType));
   J.key("shape");
   writeShape(J, T.Shape);
   J.objectEnd();
@@ -394,7 +395,7 @@ void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
     J.objectBegin();
     J.member("name", V.Name);
     J.member("op", V.Op);
-    J.member("dtype", dtypeName(V.DType));
+    J.member("dtype", dataTypePythonName(V.DType));
     J.key("shape");
     writeShape(J, V.Shape);
     J.objectEnd();

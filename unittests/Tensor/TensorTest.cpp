@@ -31,6 +31,18 @@ TEST(TensorTest, DataTypeSizesAndNames) {
   EXPECT_EQ(baseDataType(tensorflow::DT_FLOAT_REF), tensorflow::DT_FLOAT);
 }
 
+TEST(TensorTest, DataTypePythonNames) {
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_FLOAT), "float32");
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_DOUBLE), "float64");
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_HALF), "float16");
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_BFLOAT16), "bfloat16");
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_FLOAT_REF), "float32_ref");
+  EXPECT_EQ(dataTypePythonName(tensorflow::DT_INVALID), "invalid");
+  EXPECT_EQ(dataTypePythonName(static_cast<tensorflow::DataType>(100)), "dtype(100)");
+  EXPECT_EQ(dataTypeName(tensorflow::DT_HALF), "half");
+  EXPECT_EQ(dataTypeName(tensorflow::DT_DOUBLE_REF), "double_ref");
+}
+
 TEST(TensorTest, ElementCounts) {
   EXPECT_EQ(*numElements({}), 1);
   EXPECT_EQ(*numElements({2, 3, 4}), 24);

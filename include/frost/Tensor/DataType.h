@@ -22,6 +22,9 @@ inline bool isFixedSizeDataType(tensorflow::DataType DType) { return dataTypeSiz
 /// Lower-case TensorFlow spelling ("float", "int64", "bfloat16"), or
 /// "dtype(N)" for numbers this build does not know.
 std::string dataTypeName(tensorflow::DataType DType);
+/// TensorFlow's Python spelling (tf.DType.name): "float32", "float16",
+/// "bfloat16", "qint8", "float32_ref"; "dtype(N)" for unknown numbers.
+std::string dataTypePythonName(tensorflow::DataType DType);
 /// Maps a `_REF` dtype to its value dtype.
 tensorflow::DataType baseDataType(tensorflow::DataType DType);
 
