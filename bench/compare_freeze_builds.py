@@ -4,7 +4,7 @@
     bench/compare_freeze_builds.py --before OLD/bin/freeze-graph --after NEW/bin/freeze-graph
                                    [--runs 5]
 
-Freezes, interleaved and --runs times each, the models that bench/freeze_checkpoint.py
+Freezes, interleaved (alternating which goes first) and --runs times each, the models that bench/freeze_checkpoint.py
 (1 GiB TF1 checkpoint, /tmp/frost-bench-freeze) and bench/freeze_keras_v2.py (100M-parameter
 Keras SavedModel, /tmp/frost-bench-keras-v2) generate; run those first. Reports the median wall
 time and peak RSS (ru_maxrss of the child, os.wait4) of each build, their ratio, and whether the
@@ -54,8 +54,9 @@ def main():
         times = {"before": [], "after": []}
         rss = {"before": [], "after": []}
         run(args.after, model, extra, outs["after"])  # warm the page cache
-        for _ in range(args.runs):
-            for side in ("before", "after"):
+        for i in range(args.runs):
+            # Alternate who goes first: a run pays for the previous one's writeback.
+            for side in (("before", "after") if i % 2 == 0 else ("after", "before")):
                 binary = args.before if side == "before" else args.after
                 seconds, peak = run(binary, model, extra, outs[side])
                 times[side].append(seconds)
