@@ -281,7 +281,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   PM.append(std::move(Extra));
   R.Pipeline = PM.printPipeline();
   if (C.DumpPipeline)
-    llvm::errs() << "Pass Manager with " << PM.passes().size() << " passes:\n"
+    *C.PM.Out << "Pass Manager with " << PM.passes().size() << " passes:\n"
                  << R.Pipeline << "\n";
 
   R.Signature = C.Signature;

@@ -60,7 +60,7 @@ struct FreezeOptions {
 
   /// The pass manager's debugging aids; its Timing report is filled.
   PassManagerOptions PM;
-  /// Print the pipeline (to `Notes`, or standard error when quiet).
+  /// Print the pipeline before it runs (to PM.Out, even when quiet).
   bool DumpPipeline = false;
   uint64_t SizeLimit = ProtobufSizeLimit;
   /// Where notes and warnings go; null keeps them quiet.
