@@ -1,18 +1,80 @@
 //===- InspectMain.cpp - The frost-inspect driver -------------------------===//
 //
 // Flags -> one subcommand -> output on stdout, errors through printError.
-// The subcommands live in InspectCheckpoint.cpp and InspectGraph.cpp.
+// What the subcommands print is built by lib/Inspect (GraphSummary,
+// CheckpointSummary); here only which of its calls a flag set asks for.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/InspectMain.h"
 
-#include "Inspect.h"
-
+#include "frost/IO/GraphIO.h"
+#include "frost/Inspect/CheckpointSummary.h"
+#include "frost/Inspect/GraphSummary.h"
 #include "frost/Tools/ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
 
 namespace frost {
+
+namespace {
+
+struct GraphCommand {
+  std::string Path;
+  std::vector<std::string> Tags;
+  bool Json = false;
+};
+
+struct CheckpointCommand {
+  std::string Path;
+  /// Variables whose values to print; empty = none (unless All).
+  std::vector<std::string> Tensors;
+  /// Print every value: of Tensors, or of every variable when Tensors is empty.
+  bool All = false;
+  bool Json = false;
+  /// Read every tensor (checking sizes and CRCs) and print a one-line report.
+  bool Verify = false;
+  bool VerifyCrc = true;
+};
+
+absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
+  ReadOptions Read;
+  Read.Tags = Cmd.Tags;
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Cmd.Path, Read));
+  inspect::GraphSummary S = inspect::summarizeGraph(*M, Cmd.Path);
+  if (Cmd.Json)
+    inspect::printGraphSummaryJson(S, OS);
+  else
+    inspect::printGraphSummary(S, OS);
+  return absl::OkStatus();
+}
+
+absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) {
+  FROST_ASSIGN_OR_RETURN(inspect::OpenedCheckpoint C,
+                         inspect::openCheckpoint(Cmd.Path, Cmd.VerifyCrc));
+  if (Cmd.Verify) {
+    FROST_ASSIGN_OR_RETURN(inspect::CheckpointVerification V,
+                           inspect::verifyCheckpoint(*C.Reader, Cmd.VerifyCrc));
+    inspect::printVerification(V, OS);
+    return absl::OkStatus();
+  }
+  FROST_ASSIGN_OR_RETURN(std::vector<const VariableInfo *> Vars,
+                         inspect::selectVariables(*C.Reader, Cmd.Tensors));
+  bool WithValues = Cmd.All || !Cmd.Tensors.empty();
+  if (Cmd.Json)
+    return inspect::printCheckpointJson(C, Vars, WithValues, OS);
+  if (!WithValues) {
+    inspect::printCheckpointListing(C, OS);
+    return absl::OkStatus();
+  }
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    if (I)
+      OS << "\n";
+    FROST_RETURN_IF_ERROR(inspect::printVariableValues(*C.Reader, *Vars[I], Cmd.All, OS));
+  }
+  return absl::OkStatus();
+}
+
+} // namespace
 
 int frostInspectMain(int Argc, char **Argv) {
   namespace cl = llvm::cl;
@@ -71,22 +133,22 @@ int frostInspectMain(int Argc, char **Argv) {
 
   absl::Status S;
   if (CheckpointCmd) {
-    inspect::CheckpointCommand Cmd;
+    CheckpointCommand Cmd;
     Cmd.Path = CheckpointPath;
     Cmd.Tensors.assign(Tensors.begin(), Tensors.end());
     Cmd.All = All;
     Cmd.Json = CheckpointJson;
     Cmd.Verify = Verify;
     Cmd.VerifyCrc = !NoVerifyCrc;
-    S = inspect::runCheckpoint(Cmd, llvm::outs());
+    S = runCheckpoint(Cmd, llvm::outs());
   } else if (GraphCmd) {
-    inspect::GraphCommand Cmd;
+    GraphCommand Cmd;
     Cmd.Path = GraphPath;
     Cmd.Tags.assign(Tags.begin(), Tags.end());
     if (Tags.getNumOccurrences() == 0)
       Cmd.Tags = {"serve"};
     Cmd.Json = GraphJson;
-    S = inspect::runGraph(Cmd, llvm::outs());
+    S = runGraph(Cmd, llvm::outs());
   } else {
     S = absl::InvalidArgumentError(
         "no subcommand given; try 'frost-inspect checkpoint PATH' or 'frost-inspect graph "

@@ -1,17 +1,11 @@
-//===- InspectCheckpoint.cpp - frost-inspect checkpoint -------------------===//
-//
-// Lists what TensorFlow's NewCheckpointReader lists (variables sorted by name,
-// slice entries hidden, partitioned variables once with their full shape),
-// prints values numpy-style or exactly as JSON, and verifies whole
-// checkpoints. All reading goes through the Checkpoint library.
-//
-//===----------------------------------------------------------------------===//
-#include "Inspect.h"
+//===- CheckpointSummary.cpp - A checkpoint's variables and values --------===//
+#include "frost/Inspect/CheckpointSummary.h"
 
-#include "frost/Checkpoint/CheckpointReader.h"
-#include "frost/Checkpoint/Resolve.h"
+#include "frost/Inspect/ValueFormat.h"
+
 #include "frost/Support/File.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 
 #include "absl/strings/str_cat.h"
@@ -29,50 +23,6 @@ namespace {
 /// Without --all, longer strings are cut to this many bytes.
 constexpr size_t SummaryStringBytes = 64;
 
-struct Opened {
-  ResolvedCheckpoint Where;
-  std::unique_ptr<CheckpointReader> Reader;
-};
-
-absl::StatusOr<Opened> openCheckpoint(const CheckpointCommand &Cmd) {
-  Opened O;
-  FROST_ASSIGN_OR_RETURN(O.Where, resolveCheckpoint(Cmd.Path));
-  frost::CheckpointOptions Options;
-  Options.VerifyChecksums = Cmd.VerifyCrc;
-  FROST_ASSIGN_OR_RETURN(O.Reader, CheckpointReader::open(O.Where.Prefix, Options));
-  return O;
-}
-
-/// The listing entries of the requested names, in the order asked; NotFound
-/// with suggestions for names the checkpoint lacks.
-absl::StatusOr<std::vector<const VariableInfo *>> selectVariables(const CheckpointReader &R,
-                                                                  const CheckpointCommand &Cmd) {
-  std::vector<const VariableInfo *> Out;
-  if (Cmd.Tensors.empty()) {
-    for (const VariableInfo &V : R.variables())
-      Out.push_back(&V);
-    return Out;
-  }
-  std::string Missing;
-  for (const std::string &Name : Cmd.Tensors) {
-    if (const VariableInfo *V = R.find(Name)) {
-      Out.push_back(V);
-      continue;
-    }
-    std::vector<llvm::StringRef> Names;
-    for (const VariableInfo &V : R.variables())
-      Names.push_back(V.Name);
-    absl::StrAppend(&Missing, Missing.empty() ? "" : "\n", "checkpoint ", R.prefix(),
-                    " has no variable '", Name, "'");
-    std::vector<std::string> Close = closestNames(Name, Names);
-    if (!Close.empty())
-      absl::StrAppend(&Missing, "; did you mean ", quotedAlternatives(Close), "?");
-  }
-  if (!Missing.empty())
-    return absl::NotFoundError(Missing);
-  return Out;
-}
-
 uint64_t numElementsOf(const VariableInfo &V) {
   uint64_t N = 1;
   for (int64_t D : V.Shape)
@@ -84,24 +34,67 @@ std::string shardText(const VariableInfo &V) {
   return V.ShardId < 0 ? std::string("*") : std::to_string(V.ShardId);
 }
 
+} // namespace
+
+absl::StatusOr<OpenedCheckpoint> openCheckpoint(llvm::StringRef Path, bool VerifyChecksums) {
+  OpenedCheckpoint C;
+  FROST_ASSIGN_OR_RETURN(C.Where, resolveCheckpoint(Path));
+  frost::CheckpointOptions Options;
+  Options.VerifyChecksums = VerifyChecksums;
+  FROST_ASSIGN_OR_RETURN(C.Reader, CheckpointReader::open(C.Where.Prefix, Options));
+  return C;
+}
+
+absl::StatusOr<std::vector<const VariableInfo *>>
+selectVariables(const CheckpointReader &R, llvm::ArrayRef<std::string> Names) {
+  std::vector<const VariableInfo *> Out;
+  if (Names.empty()) {
+    for (const VariableInfo &V : R.variables())
+      Out.push_back(&V);
+    return Out;
+  }
+  std::string Missing;
+  for (const std::string &Name : Names) {
+    if (const VariableInfo *V = R.find(Name)) {
+      Out.push_back(V);
+      continue;
+    }
+    std::vector<llvm::StringRef> Known;
+    for (const VariableInfo &V : R.variables())
+      Known.push_back(V.Name);
+    absl::StrAppend(&Missing, Missing.empty() ? "" : "\n", "checkpoint ", R.prefix(),
+                    " has no variable '", Name, "'");
+    std::vector<std::string> Close = closestNames(Name, Known);
+    if (!Close.empty())
+      absl::StrAppend(&Missing, "; did you mean ", quotedAlternatives(Close), "?");
+  }
+  if (!Missing.empty())
+    return absl::NotFoundError(Missing);
+  return Out;
+}
+
 //===----------------------------------------------------------------------===//
 // Listing
 //===----------------------------------------------------------------------===//
 
-void printHeader(const Opened &O, llvm::raw_ostream &OS) {
-  const CheckpointHeader &H = O.Reader->header();
-  OS << "checkpoint: " << O.Reader->prefix() << "\n";
-  for (const std::string &Note : O.Where.Notes)
+namespace {
+
+void printHeader(const OpenedCheckpoint &C, llvm::raw_ostream &OS) {
+  const CheckpointHeader &H = C.Reader->header();
+  OS << "checkpoint: " << C.Reader->prefix() << "\n";
+  for (const std::string &Note : C.Where.Notes)
     OS << "note: " << Note << "\n";
   OS << "format: " << formatName(H.Format) << ", " << plural(H.NumShards, "shard")
      << (H.BigEndian ? ", big-endian" : "") << "\n";
-  if (O.Where.GlobalStep)
-    OS << "global step: " << *O.Where.GlobalStep << "\n";
+  if (C.Where.GlobalStep)
+    OS << "global step: " << *C.Where.GlobalStep << "\n";
 }
 
-void printListing(const Opened &O, llvm::raw_ostream &OS) {
-  printHeader(O, OS);
-  const std::vector<VariableInfo> &Vars = O.Reader->variables();
+} // namespace
+
+void printCheckpointListing(const OpenedCheckpoint &C, llvm::raw_ostream &OS) {
+  printHeader(C, OS);
+  const std::vector<VariableInfo> &Vars = C.Reader->variables();
   uint64_t Params = 0, Bytes = 0;
   std::vector<std::array<std::string, 6>> Rows;
   Rows.push_back({"name", "dtype", "shape", "bytes", "shard", ""});
@@ -136,8 +129,8 @@ void printListing(const Opened &O, llvm::raw_ostream &OS) {
 // Values
 //===----------------------------------------------------------------------===//
 
-absl::Status printValues(const CheckpointReader &R, const VariableInfo &V, bool All,
-                         llvm::raw_ostream &OS) {
+absl::Status printVariableValues(const CheckpointReader &R, const VariableInfo &V, bool All,
+                                 llvm::raw_ostream &OS) {
   FROST_ASSIGN_OR_RETURN(TensorData T, R.read(V.Name));
   OS << "tensor: " << V.Name << "\n"
      << "dtype: " << dataTypePythonName(T.dtype()) << "\n"
@@ -166,6 +159,8 @@ absl::Status printValues(const CheckpointReader &R, const VariableInfo &V, bool 
 //
 // Strings are byte strings (JsonWriter); values are exact (formatFloat).
 //===----------------------------------------------------------------------===//
+
+namespace {
 
 absl::Status writeVariable(JsonWriter &J, const CheckpointReader &R, const VariableInfo &V,
                            bool WithValues) {
@@ -205,9 +200,12 @@ absl::Status writeVariable(JsonWriter &J, const CheckpointReader &R, const Varia
   return S;
 }
 
-absl::Status printJson(const Opened &O, llvm::ArrayRef<const VariableInfo *> Vars,
-                       bool WithValues, llvm::raw_ostream &OS) {
-  const CheckpointReader &R = *O.Reader;
+} // namespace
+
+absl::Status printCheckpointJson(const OpenedCheckpoint &C,
+                                 llvm::ArrayRef<const VariableInfo *> Vars, bool WithValues,
+                                 llvm::raw_ostream &OS) {
+  const CheckpointReader &R = *C.Reader;
   const CheckpointHeader &H = R.header();
   absl::Status First;
   {
@@ -218,13 +216,13 @@ absl::Status printJson(const Opened &O, llvm::ArrayRef<const VariableInfo *> Var
     J.member("shards", H.NumShards);
     J.member("big_endian", H.BigEndian);
     J.key("global_step");
-    if (O.Where.GlobalStep)
-      J.number(*O.Where.GlobalStep);
+    if (C.Where.GlobalStep)
+      J.number(*C.Where.GlobalStep);
     else
       J.null();
     J.key("notes");
     J.arrayBegin();
-    for (const std::string &Note : O.Where.Notes)
+    for (const std::string &Note : C.Where.Notes)
       J.string(Note);
     J.arrayEnd();
     J.key("variables");
@@ -244,6 +242,8 @@ absl::Status printJson(const Opened &O, llvm::ArrayRef<const VariableInfo *> Var
 // Verification
 //===----------------------------------------------------------------------===//
 
+namespace {
+
 /// Reads every byte of `Bytes`. Without checksums nothing else would touch
 /// the (memory-mapped) data, and "verified" would mean only "indexed".
 uint64_t foldBytes(llvm::StringRef Bytes) {
@@ -259,9 +259,13 @@ uint64_t foldBytes(llvm::StringRef Bytes) {
   return Fold;
 }
 
-absl::Status verifyAll(const Opened &O, bool VerifyCrc, llvm::raw_ostream &OS) {
-  const CheckpointReader &R = *O.Reader;
-  uint64_t Tensors = 0, Bytes = 0;
+} // namespace
+
+absl::StatusOr<CheckpointVerification> verifyCheckpoint(const CheckpointReader &R,
+                                                        bool ChecksumsVerified) {
+  CheckpointVerification Result;
+  Result.Shards = R.header().NumShards;
+  Result.ChecksumsVerified = ChecksumsVerified;
   volatile uint64_t Fold = 0;
   std::string Errors;
   unsigned NumErrors = 0;
@@ -276,46 +280,26 @@ absl::Status verifyAll(const Opened &O, bool VerifyCrc, llvm::raw_ostream &OS) {
       ++NumErrors;
       continue;
     }
-    ++Tensors;
+    ++Result.Tensors;
     if (T->isFixedSize()) {
-      Bytes += T->bytes().size();
-      if (!VerifyCrc)
+      Result.Bytes += T->bytes().size();
+      if (!ChecksumsVerified)
         Fold = Fold ^ foldBytes(T->bytes());
     } else {
       for (const std::string &E : T->elements())
-        Bytes += E.size();
+        Result.Bytes += E.size();
     }
   }
   if (NumErrors)
     return absl::DataLossError(absl::StrCat(Errors, "\n", NumErrors, " of ",
                                             R.variables().size(), " tensors failed to verify"));
-  OS << "verified " << plural(Tensors, "tensor") << " (" << formatBytes(Bytes) << ") in "
-     << plural(R.header().NumShards, "shard")
-     << (VerifyCrc ? "; checksums ok" : "; checksums not checked") << "\n";
-  return absl::OkStatus();
+  return Result;
 }
 
-} // namespace
-
-absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) {
-  FROST_ASSIGN_OR_RETURN(Opened O, openCheckpoint(Cmd));
-  if (Cmd.Verify)
-    return verifyAll(O, Cmd.VerifyCrc, OS);
-  FROST_ASSIGN_OR_RETURN(std::vector<const VariableInfo *> Vars,
-                         selectVariables(*O.Reader, Cmd));
-  bool WithValues = Cmd.All || !Cmd.Tensors.empty();
-  if (Cmd.Json)
-    return printJson(O, Vars, WithValues, OS);
-  if (!WithValues) {
-    printListing(O, OS);
-    return absl::OkStatus();
-  }
-  for (size_t I = 0; I < Vars.size(); ++I) {
-    if (I)
-      OS << "\n";
-    FROST_RETURN_IF_ERROR(printValues(*O.Reader, *Vars[I], Cmd.All, OS));
-  }
-  return absl::OkStatus();
+void printVerification(const CheckpointVerification &V, llvm::raw_ostream &OS) {
+  OS << "verified " << plural(V.Tensors, "tensor") << " (" << formatBytes(V.Bytes) << ") in "
+     << plural(V.Shards, "shard")
+     << (V.ChecksumsVerified ? "; checksums ok" : "; checksums not checked") << "\n";
 }
 
 } // namespace frost::inspect

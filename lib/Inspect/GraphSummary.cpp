@@ -1,14 +1,13 @@
-//===- InspectGraph.cpp - frost-inspect graph -----------------------------===//
+//===- GraphSummary.cpp - What a graph holds, as text or JSON -------------===//
 //
-// A summary in the spirit of summarize_graph and `saved_model_cli show`:
-// inputs (placeholders, with or without default), candidate outputs, op histogram, variables and parameter counts,
-// and the MetaGraph's collections, signatures and saver. Everything is listed
-// in graph order or sorted, never in hash-map order.
+// The summary is built once and printed by either printer, so the text and
+// the JSON cannot disagree.
 //
 //===----------------------------------------------------------------------===//
-#include "Inspect.h"
+#include "frost/Inspect/GraphSummary.h"
 
-#include "frost/IO/GraphIO.h"
+#include "frost/Inspect/ValueFormat.h"
+
 #include "frost/IR/CandidateOutputs.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/Model.h"
@@ -27,53 +26,19 @@ namespace frost::inspect {
 
 namespace {
 
-struct TensorSummary {
-  std::string Key; // signature key; empty for graph inputs
-  std::string Name;
-  tensorflow::DataType DType = tensorflow::DT_INVALID;
-  tensorflow::TensorShapeProto Shape;
-  std::string Op; // graph inputs only
-};
-
-struct VariableSummary {
-  std::string Name;
-  std::string Op;
-  tensorflow::DataType DType = tensorflow::DT_INVALID;
-  tensorflow::TensorShapeProto Shape;
-};
-
-struct SignatureSummary {
-  std::string Key;
-  std::string MethodName;
-  std::vector<TensorSummary> Inputs, Outputs;
-};
-
-struct CollectionSummary {
-  std::string Name;
-  const char *Kind;
-  int Size;
-};
-
-struct GraphSummary {
-  std::string File;
-  ContainerKind Kind = ContainerKind::GraphDef;
-  std::vector<std::string> Tags;
-  std::vector<std::vector<std::string>> MetaGraphTags;
-  std::string TFVersion;
-  size_t NumNodes = 0;
-  int NumFunctions = 0;
-  std::vector<TensorSummary> Inputs;
-  std::vector<std::pair<std::string, std::string>> Outputs; // name, op
-  std::vector<std::pair<std::string, size_t>> Ops;
-  std::vector<VariableSummary> Variables;
-  uint64_t VariableParams = 0;
-  unsigned UnknownVariableShapes = 0;
-  size_t NumConsts = 0;
-  uint64_t ConstParams = 0;
-  std::vector<CollectionSummary> Collections;
-  std::vector<SignatureSummary> Signatures;
-  const tensorflow::SaverDef *Saver = nullptr;
-};
+/// Number of elements of a fully known shape, or nullopt.
+std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Shape) {
+  if (Shape.unknown_rank())
+    return std::nullopt;
+  uint64_t N = 1;
+  for (const auto &D : Shape.dim()) {
+    if (D.size() < 0)
+      return std::nullopt;
+    if (__builtin_mul_overflow(N, static_cast<uint64_t>(D.size()), &N))
+      return std::nullopt;
+  }
+  return N;
+}
 
 const char *collectionKind(const tensorflow::CollectionDef &C, int &Size) {
   switch (C.kind_case()) {
@@ -125,9 +90,31 @@ std::vector<TensorSummary> signatureTensors(const MapT &Map) {
   return Out;
 }
 
-GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
+const char *saverVersionName(int Version) {
+  switch (Version) {
+  case tensorflow::SaverDef::LEGACY:
+    return "LEGACY";
+  case tensorflow::SaverDef::V1:
+    return "V1";
+  case tensorflow::SaverDef::V2:
+    return "V2";
+  default:
+    return "unknown";
+  }
+}
+
+std::string joinTags(llvm::ArrayRef<std::string> Tags) {
+  std::string Out;
+  for (const std::string &T : Tags)
+    Out += (Out.empty() ? "" : ",") + T;
+  return Out.empty() ? "<none>" : Out;
+}
+
+} // namespace
+
+GraphSummary summarizeGraph(const Model &M, llvm::StringRef File) {
   GraphSummary S;
-  S.File = Cmd.Path;
+  S.File = File.str();
   S.Kind = M.kind();
   const Graph &G = M.graph();
   S.NumNodes = G.size();
@@ -135,7 +122,7 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
 
   const tensorflow::MetaGraphDef *Meta = M.metaGraph();
   if (Meta && Meta->has_saver_def())
-    S.Saver = &Meta->saver_def();
+    S.Saver = Meta->saver_def();
   llvm::StringSet<> SaverNodes = saverDefNodes(M);
 
   llvm::StringMap<size_t> OpCounts;
@@ -210,31 +197,11 @@ GraphSummary summarize(const Model &M, const GraphCommand &Cmd) {
   return S;
 }
 
-const char *saverVersionName(int Version) {
-  switch (Version) {
-  case tensorflow::SaverDef::LEGACY:
-    return "LEGACY";
-  case tensorflow::SaverDef::V1:
-    return "V1";
-  case tensorflow::SaverDef::V2:
-    return "V2";
-  default:
-    return "unknown";
-  }
-}
-
-std::string joinTags(llvm::ArrayRef<std::string> Tags) {
-  std::string Out;
-  for (const std::string &T : Tags)
-    Out += (Out.empty() ? "" : ",") + T;
-  return Out.empty() ? "<none>" : Out;
-}
-
 //===----------------------------------------------------------------------===//
 // Text
 //===----------------------------------------------------------------------===//
 
-void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
+void printGraphSummary(const GraphSummary &S, llvm::raw_ostream &OS) {
   OS << "graph: " << S.File << "\n";
   OS << "container: " << containerKindName(S.Kind);
   if (S.Kind == ContainerKind::SavedModel)
@@ -326,6 +293,8 @@ void printText(const GraphSummary &S, llvm::raw_ostream &OS) {
 // A shape is [int] with -1 for unknown dimensions, or null for unknown rank.
 //===----------------------------------------------------------------------===//
 
+namespace {
+
 void writeShape(JsonWriter &J, const tensorflow::TensorShapeProto &Shape) {
   if (Shape.unknown_rank()) {
     J.null();
@@ -357,7 +326,9 @@ void writeTensor(JsonWriter &J, const TensorSummary &T) {
   J.objectEnd();
 }
 
-void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
+} // namespace
+
+void printGraphSummaryJson(const GraphSummary &S, llvm::raw_ostream &OS) {
   JsonWriter J(OS);
   J.objectBegin();
   J.member("file", S.File);
@@ -461,20 +432,6 @@ void printJson(const GraphSummary &S, llvm::raw_ostream &OS) {
     J.objectEnd();
   }
   J.objectEnd();
-}
-
-} // namespace
-
-absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
-  ReadOptions Read;
-  Read.Tags = Cmd.Tags;
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Cmd.Path, Read));
-  GraphSummary S = summarize(*M, Cmd);
-  if (Cmd.Json)
-    printJson(S, OS);
-  else
-    printText(S, OS);
-  return absl::OkStatus();
 }
 
 } // namespace frost::inspect

@@ -1,81 +1,28 @@
-//===- Inspect.h - frost-inspect internals ----------------------*- C++ -*-===//
+//===- ValueFormat.h - Tensor values, numpy-like or exact JSON --*- C++ -*-===//
 //
-// Shared by the frost-inspect subcommands (lib/Tools/Inspect*.cpp) and
-// private to them: the option sets and the value formatting used by both the
-// text and JSON output.
+// How frost-inspect spells tensor elements and arrays: numpy-like for people,
+// exact for JSON readers. Works on raw little-endian bytes or byte strings,
+// as a CheckpointReader returns them; knows nothing of graphs or files.
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_LIB_TOOLS_INSPECT_H
-#define FROST_LIB_TOOLS_INSPECT_H
+#ifndef FROST_INSPECT_VALUEFORMAT_H
+#define FROST_INSPECT_VALUEFORMAT_H
 
-#include "frost/IR/CandidateOutputs.h"
 #include "frost/Support/Json.h"
-#include "frost/Support/Status.h"
 #include "frost/proto/types.pb.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <vector>
-
-namespace tensorflow {
-class TensorShapeProto;
-} // namespace tensorflow
-
-namespace frost {
-class Model;
-} // namespace frost
 
 namespace frost::inspect {
 
-struct GraphCommand {
-  std::string Path;
-  std::vector<std::string> Tags;
-  bool Json = false;
-};
-
-struct CheckpointCommand {
-  std::string Path;
-  /// Variables whose values to print; empty = none (unless All).
-  std::vector<std::string> Tensors;
-  /// Print every value: of Tensors, or of every variable when Tensors is empty.
-  bool All = false;
-  bool Json = false;
-  /// Read every tensor (checking sizes and CRCs) and print a one-line report.
-  bool Verify = false;
-  bool VerifyCrc = true;
-};
-
-absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS);
-absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS);
-
-//===----------------------------------------------------------------------===//
-// Names and counts
-//===----------------------------------------------------------------------===//
-
 /// "1 shard", "2 shards".
 std::string plural(uint64_t N, llvm::StringRef Noun);
-
-/// Number of elements of a fully known shape, or nullopt.
-std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Shape);
-
-//===----------------------------------------------------------------------===//
-// JSON
-//===----------------------------------------------------------------------===//
-
-/// Moved to frost/Support/Json.h; kept here for FreezeMain.cpp.
-using ::frost::JsonWriter;
-using ::frost::jsonString;
-
-//===----------------------------------------------------------------------===//
-// Values
-//===----------------------------------------------------------------------===//
 
 /// How to spell an element: for people (numpy-like) or for JSON (exact).
 enum class Style { Text, Json };
@@ -131,4 +78,4 @@ inline constexpr uint64_t SummarizeThreshold = 1000;
 
 } // namespace frost::inspect
 
-#endif // FROST_LIB_TOOLS_INSPECT_H
+#endif // FROST_INSPECT_VALUEFORMAT_H

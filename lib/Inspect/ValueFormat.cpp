@@ -1,5 +1,5 @@
-//===- InspectFormat.cpp - Names, JSON and values for frost-inspect -------===//
-#include "Inspect.h"
+//===- ValueFormat.cpp - Tensor values, numpy-like or exact JSON ----------===//
+#include "frost/Inspect/ValueFormat.h"
 
 #include "frost/Support/Escape.h"
 #include "frost/Support/Json.h"
@@ -25,19 +25,6 @@ using tensorflow::DataType;
 
 std::string plural(uint64_t N, llvm::StringRef Noun) {
   return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
-}
-
-std::optional<uint64_t> knownNumElements(const tensorflow::TensorShapeProto &Shape) {
-  if (Shape.unknown_rank())
-    return std::nullopt;
-  uint64_t N = 1;
-  for (const auto &D : Shape.dim()) {
-    if (D.size() < 0)
-      return std::nullopt;
-    if (__builtin_mul_overflow(N, static_cast<uint64_t>(D.size()), &N))
-      return std::nullopt;
-  }
-  return N;
 }
 
 //===----------------------------------------------------------------------===//
