@@ -7,8 +7,9 @@
 Freezes, interleaved (alternating which goes first) and --runs times each, the models that bench/freeze_checkpoint.py
 (1 GiB TF1 checkpoint, /tmp/frost-bench-freeze) and bench/freeze_keras_v2.py (100M-parameter
 Keras SavedModel, /tmp/frost-bench-keras-v2) generate; run those first. Reports the median wall
-time and peak RSS (ru_maxrss of the child, os.wait4) of each build, their ratio, and whether the
-two outputs are byte-identical. Prints a Markdown table for docs/performance.md.
+time, the median CPU time (user + system) and the peak RSS (ru_maxrss of the child, os.wait4) of
+each build, the ratios, and whether the two outputs are byte-identical. --workdir on a tmpfs
+(/dev/shm) keeps the disk's writeback of the 1 GiB output out of the times. Prints a Markdown table for docs/performance.md.
 """
 import argparse
 import filecmp
@@ -33,7 +34,7 @@ def run(binary, model, extra, out):
     seconds = time.perf_counter() - start
     if status != 0:
         sys.exit("%s failed on %s (status %d)" % (binary, model, status))
-    return seconds, usage.ru_maxrss / 1024.0
+    return seconds, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -44,27 +45,31 @@ def main():
     parser.add_argument("--workdir", default="/tmp/frost-bench-compare")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
-    print("| model | before s | after s | after/before | before MiB | after MiB | output |")
-    print("|---|---|---|---|---|---|---|")
+    print("| model | before s | after s | after/before | before CPU s | after CPU s | after/before "
+          "| before MiB | after MiB | output |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for title, model, extra in CASES:
         if not os.path.exists(model) and not os.path.exists(model + ".index"):
-            print("| %s | not generated: run its bench script first | | | | | |" % title)
+            print("| %s | not generated: run its bench script first | | | | | | | | |" % title)
             continue
         outs = {side: os.path.join(args.workdir, side + ".pb") for side in ("before", "after")}
         times = {"before": [], "after": []}
+        cpu = {"before": [], "after": []}
         rss = {"before": [], "after": []}
         run(args.after, model, extra, outs["after"])  # warm the page cache
         for i in range(args.runs):
             # Alternate who goes first: a run pays for the previous one's writeback.
             for side in (("before", "after") if i % 2 == 0 else ("after", "before")):
                 binary = args.before if side == "before" else args.after
-                seconds, peak = run(binary, model, extra, outs[side])
+                seconds, peak, cpu_seconds = run(binary, model, extra, outs[side])
                 times[side].append(seconds)
+                cpu[side].append(cpu_seconds)
                 rss[side].append(peak)
         b, a = statistics.median(times["before"]), statistics.median(times["after"])
+        bc, ac = statistics.median(cpu["before"]), statistics.median(cpu["after"])
         same = filecmp.cmp(outs["before"], outs["after"], shallow=False)
-        print("| %s | %.3f | %.3f | %.2f | %.0f | %.0f | %s |" % (
-            title, b, a, a / b, max(rss["before"]), max(rss["after"]),
+        print("| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.0f | %.0f | %s |" % (
+            title, b, a, a / b, bc, ac, ac / bc, max(rss["before"]), max(rss["after"]),
             "byte-identical" if same else "DIFFERENT"))
         if not same:
             sys.exit(1)
