@@ -31,20 +31,42 @@ namespace frost {
 namespace {
 
 /// The registry's pass `Name`, for the sequence this file builds.
-std::unique_ptr<Pass> createPass(const PassRegistry &Registry, llvm::StringRef Name) {
+absl::StatusOr<std::unique_ptr<Pass>> createPass(const PassRegistry &Registry,
+                                                 llvm::StringRef Name) {
   std::unique_ptr<Pass> P = Registry.create(Name);
-  assert(P && "the freeze sequence names only registered passes");
+  if (!P)
+    return absl::InternalError(absl::StrCat("no pass '", Name.str(), "' is registered"));
   return P;
 }
 
 template <typename OptionT, typename ValueT>
-void setOption(Pass &P, llvm::StringRef Name, ValueT Value) {
+absl::Status setOption(Pass &P, llvm::StringRef Name, ValueT Value) {
   OptionT *O = P.option<OptionT>(Name);
-  assert(O && "the freeze sequence sets only declared options");
+  if (!O)
+    return absl::InternalError(absl::StrCat("pass '", P.name().str(), "' has no option '",
+                                            Name.str(), "' of the type freezing sets"));
   O->set(std::move(Value));
+  return absl::OkStatus();
 }
 
 using StringList = ListOption<std::string>;
+
+/// The items as a pipeline's `key=a;b` would give them, so the pipeline
+/// printed for them replays the same: `;` separates, items are trimmed.
+std::vector<std::string> asListItems(const std::vector<std::string> &Items) {
+  std::vector<std::string> Out;
+  for (const std::string &Item : Items) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(Item).split(Parts, ';');
+    for (llvm::StringRef Part : Parts)
+      Out.push_back(Part.trim().str());
+  }
+  return Out;
+}
+
+absl::Status setList(Pass &P, llvm::StringRef Name, const std::vector<std::string> &Items) {
+  return setOption<StringList>(P, Name, asListItems(Items));
+}
 
 /// What the freeze sequence's passes are told.
 struct Targets {
@@ -55,35 +77,39 @@ struct Targets {
 };
 
 /// Gives pass `P` of the freeze sequence its options.
-void configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeInput &In,
-                         const Targets &T) {
+absl::Status configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeInput &In,
+                                 const Targets &T) {
   llvm::StringRef Name = P.name();
-  if (Name == "inline-functions") {
-    setOption<Option<bool>>(P, "lower-control-flow", !C.KeepFunctionalControlFlow);
-  } else if (Name == "rename-variables") {
-    setOption<StringList>(P, "map", C.Rename);
-  } else if (Name == "ema-remap") {
-    setOption<Option<std::string>>(P, "ema", *C.Ema);
-  } else if (Name == "bind-placeholders") {
-    setOption<StringList>(P, "bind", C.Bind);
-  } else if (Name == "convert-variables-to-constants") {
-    setOption<StringList>(P, "outputs", T.Keep);
+  if (Name == "inline-functions")
+    return setOption<Option<bool>>(P, "lower-control-flow", !C.KeepFunctionalControlFlow);
+  if (Name == "rename-variables")
+    return setList(P, "map", C.Rename);
+  if (Name == "ema-remap")
+    return setOption<Option<std::string>>(P, "ema", *C.Ema);
+  if (Name == "bind-placeholders")
+    return setList(P, "bind", C.Bind);
+  if (Name == "convert-variables-to-constants") {
+    FROST_RETURN_IF_ERROR(setList(P, "outputs", T.Keep));
     if (!In.Checkpoint.empty())
-      setOption<Option<std::string>>(P, "checkpoint", In.Checkpoint);
+      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(P, "checkpoint", In.Checkpoint));
     if (!C.Only.empty())
-      setOption<StringList>(P, "only", C.Only);
+      FROST_RETURN_IF_ERROR(setList(P, "only", C.Only));
     if (!C.Except.empty())
-      setOption<StringList>(P, "except", C.Except);
-  } else if (Name == "prune") {
+      FROST_RETURN_IF_ERROR(setList(P, "except", C.Except));
+    return absl::OkStatus();
+  }
+  if (Name == "prune") {
     std::vector<std::string> Needed = T.Keep;
     for (const std::string &Input : T.SignatureInputs)
       if (!llvm::is_contained(Needed, Input))
         Needed.push_back(Input);
-    setOption<StringList>(P, "outputs", std::move(Needed));
-  } else if (Name == "function-graph-layout") {
-    setOption<StringList>(P, "inputs", T.SignatureInputs);
-    setOption<StringList>(P, "outputs", T.Keep);
+    return setList(P, "outputs", Needed);
   }
+  if (Name == "function-graph-layout") {
+    FROST_RETURN_IF_ERROR(setList(P, "inputs", T.SignatureInputs));
+    return setList(P, "outputs", T.Keep);
+  }
+  return absl::OkStatus();
 }
 
 /// Without a checkpoint, the variables the outputs need cannot be frozen:
@@ -212,9 +238,10 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   if (M.kind() == ContainerKind::SavedModel) {
     std::string Sig = requestedSignature(C, M);
     if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
-      std::unique_ptr<Pass> P = createPass(Registry, "instantiate-signature");
-      setOption<Option<std::string>>(*P, "signature", Sig);
-      setOption<Option<std::string>>(*P, "checkpoint", In.Checkpoint);
+      FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P,
+                             createPass(Registry, "instantiate-signature"));
+      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "signature", Sig));
+      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "checkpoint", In.Checkpoint));
       PM.addPass(std::move(P));
       if (absl::Status S = PM.run(M, Ctx); !S.ok()) {
         // Instantiation errors are about the SavedModel: name it.
@@ -273,8 +300,8 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   Sequence.StripTrainingOps = C.StripTrainingOps;
   Sequence.ClearDevices = C.ClearDevices;
   for (llvm::StringRef Name : freezePasses(Sequence)) {
-    std::unique_ptr<Pass> P = createPass(Registry, Name);
-    configureFreezePass(*P, C, In, T);
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P, createPass(Registry, Name));
+    FROST_RETURN_IF_ERROR(configureFreezePass(*P, C, In, T));
     FROST_RETURN_IF_ERROR(P->validateOptions());
     PM.addPass(std::move(P));
   }

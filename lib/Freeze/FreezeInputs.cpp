@@ -76,7 +76,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
                                    "--input_meta_graph or --input_graph"));
     In.GraphPath = *R.MetaPath;
     DefaultCheckpoint = R.Prefix;
-    Analyses.addResolvedCheckpoint(R.Prefix, std::move(R));
+    Analyses.addResolvedCheckpoint(R.Prefix, R);
     return absl::OkStatus();
   };
 
@@ -118,7 +118,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     if (R.ok()) {
       DefaultCheckpoint = R->Prefix;
       Notes.push_back(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
-      Analyses.addResolvedCheckpoint(R->Prefix, *std::move(R));
+      Analyses.addResolvedCheckpoint(R->Prefix, *R);
     }
   }
   In.Checkpoint = O.Checkpoint.empty() ? DefaultCheckpoint : O.Checkpoint;

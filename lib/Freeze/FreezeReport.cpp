@@ -14,6 +14,7 @@
 #include "frost/Support/Version.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
 
@@ -66,7 +67,8 @@ absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::St
     FROST_RETURN_IF_ERROR(writeModel(*Result.M, Path, Write));
   }
   FrozenFile F{Path.str(), Format, 0, ""};
-  if (Path != "-") {
+  // Only a regular file can be measured and read back (not a pipe or device).
+  if (Path != "-" && llvm::sys::fs::is_regular_file(Path)) {
     F.Bytes = fileSize(Path).value_or(0);
     if (Hash)
       F.Sha256 = sha256File(Path);

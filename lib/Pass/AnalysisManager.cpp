@@ -7,9 +7,10 @@
 
 namespace frost {
 
-void AnalysisManager::addResolvedCheckpoint(llvm::StringRef Path, ResolvedCheckpoint Resolved) {
+void AnalysisManager::addResolvedCheckpoint(llvm::StringRef Path,
+                                            const ResolvedCheckpoint &Resolved) {
   OpenedCheckpoint &Entry = Checkpoints[Path];
-  Entry.Resolved = std::move(Resolved);
+  Entry.Resolved = Resolved;
   Entry.Resolved.Notes.clear();
   Entry.IsResolved = true;
 }

@@ -91,7 +91,7 @@ absl::Status writeFileAtomically(
   // A device or pipe (-o /dev/null) is written in place: renaming a file
   // onto it would replace the device itself.
   if (struct stat St; ::stat(std::string(Path).c_str(), &St) == 0 &&
-                      (S_ISCHR(St.st_mode) || S_ISFIFO(St.st_mode) || S_ISSOCK(St.st_mode))) {
+                      (S_ISCHR(St.st_mode) || S_ISFIFO(St.st_mode))) {
     int Fd = ::open(std::string(Path).c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0)
       return errnoStatus(Path, "cannot open");

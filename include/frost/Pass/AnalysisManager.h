@@ -39,7 +39,7 @@ public:
                                                       std::vector<std::string> *Notes = nullptr);
   /// Records that `Path` resolves to `Resolved`, for a driver that resolved
   /// it already (its notes were printed then).
-  void addResolvedCheckpoint(llvm::StringRef Path, ResolvedCheckpoint Resolved);
+  void addResolvedCheckpoint(llvm::StringRef Path, const ResolvedCheckpoint &Resolved);
 
   /// The nodes `Outputs` need (nodesNeededBy), cached while the graph is
   /// unchanged. Colocation targets missing from the graph are told to
