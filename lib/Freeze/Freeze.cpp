@@ -51,21 +51,8 @@ absl::Status setOption(Pass &P, llvm::StringRef Name, ValueT Value) {
 
 using StringList = ListOption<std::string>;
 
-/// The items as a pipeline's `key=a;b` would give them, so the pipeline
-/// printed for them replays the same: `;` separates, items are trimmed.
-std::vector<std::string> asListItems(const std::vector<std::string> &Items) {
-  std::vector<std::string> Out;
-  for (const std::string &Item : Items) {
-    llvm::SmallVector<llvm::StringRef, 4> Parts;
-    llvm::StringRef(Item).split(Parts, ';');
-    for (llvm::StringRef Part : Parts)
-      Out.push_back(Part.trim().str());
-  }
-  return Out;
-}
-
-absl::Status setList(Pass &P, llvm::StringRef Name, const std::vector<std::string> &Items) {
-  return setOption<StringList>(P, Name, asListItems(Items));
+absl::Status setList(Pass &P, llvm::StringRef Name, std::vector<std::string> Items) {
+  return setOption<StringList>(P, Name, std::move(Items));
 }
 
 /// What the freeze sequence's passes are told.
@@ -271,7 +258,8 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     if (!M.graph().findNode(Init)) {
       absl::Status S = resolveTensorName(M.graph(), Init, "initializer node").status();
       return S.ok() ? absl::InvalidArgumentError(absl::StrCat(
-                          "initializer node '", Init, "' names a tensor: give the node's name"))
+                          In.GraphPath, ": initializer node '", Init,
+                          "' names a tensor: give the node's name"))
                     : S;
     }
     if (!llvm::is_contained(T.Keep, Init))

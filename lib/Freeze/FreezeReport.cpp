@@ -82,13 +82,6 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
   llvm::raw_string_ostream OS(Text);
   {
     JsonWriter J(OS);
-    auto inlineList = [&J](llvm::StringRef Key, const std::vector<std::string> &Items) {
-      J.key(Key);
-      J.arrayBegin(/*Inline=*/true);
-      for (const std::string &I : Items)
-        J.string(I);
-      J.arrayEnd();
-    };
     J.objectBegin();
     J.member("tool", frostVersion());
     J.key("input");
@@ -101,8 +94,10 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
     else
       J.string(R.Checkpoint);
     if (R.Container == ContainerKind::SavedModel) {
-      inlineList("tags", R.Tags);
-      inlineList("assets", R.Assets);
+      J.key("tags");
+      J.inlineArray(R.Tags);
+      J.key("assets");
+      J.inlineArray(R.Assets);
     }
     J.objectEnd();
     J.key("outputs");
@@ -114,7 +109,8 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
       J.objectEnd();
     }
     J.arrayEnd();
-    inlineList("initializers", R.Initializers);
+    J.key("initializers");
+    J.inlineArray(R.Initializers);
     if (!R.Signature.empty()) {
       J.key("signature");
       J.objectBegin();
@@ -139,10 +135,7 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
       J.member("origin", V.Source.Origin);
       J.member("dtype", dataTypeName(V.DType));
       J.key("shape");
-      J.arrayBegin(/*Inline=*/true);
-      for (int64_t D : V.Shape)
-        J.number(D);
-      J.arrayEnd();
+      J.inlineArray(V.Shape);
       J.member("bytes", V.Bytes);
       J.objectEnd();
     }

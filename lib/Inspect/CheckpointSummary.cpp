@@ -168,10 +168,7 @@ absl::Status writeVariable(JsonWriter &J, const CheckpointReader &R, const Varia
   J.member("name", V.Name);
   J.member("dtype", dataTypePythonName(V.DType));
   J.key("shape");
-  J.arrayBegin(/*Inline=*/true);
-  for (int64_t D : V.Shape)
-    J.number(D);
-  J.arrayEnd();
+  J.inlineArray(V.Shape);
   J.member("bytes", V.ByteSize);
   J.key("shard");
   if (V.ShardId < 0)

@@ -300,17 +300,10 @@ void writeShape(JsonWriter &J, const tensorflow::TensorShapeProto &Shape) {
     J.null();
     return;
   }
-  J.arrayBegin(/*Inline=*/true);
+  std::vector<int64_t> Dims;
   for (const auto &D : Shape.dim())
-    J.number(static_cast<int64_t>(D.size()));
-  J.arrayEnd();
-}
-
-void writeTags(JsonWriter &J, llvm::ArrayRef<std::string> Tags) {
-  J.arrayBegin(/*Inline=*/true);
-  for (const std::string &T : Tags)
-    J.string(T);
-  J.arrayEnd();
+    Dims.push_back(D.size());
+  J.inlineArray(Dims);
 }
 
 void writeTensor(JsonWriter &J, const TensorSummary &T) {
@@ -334,11 +327,11 @@ void printGraphSummaryJson(const GraphSummary &S, llvm::raw_ostream &OS) {
   J.member("file", S.File);
   J.member("container", containerKindName(S.Kind));
   J.key("tags");
-  writeTags(J, S.Tags);
+  J.inlineArray(S.Tags);
   J.key("meta_graphs");
   J.arrayBegin();
   for (const auto &Tags : S.MetaGraphTags)
-    writeTags(J, Tags);
+    J.inlineArray(Tags);
   J.arrayEnd();
   J.member("tensorflow_version", S.TFVersion);
   J.member("nodes", static_cast<uint64_t>(S.NumNodes));

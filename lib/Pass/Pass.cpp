@@ -106,6 +106,15 @@ absl::Status parseScalar(llvm::StringRef Text, double &Out) {
 }
 
 std::string printScalar(const std::string &V) { return quoteIfNeeded(V); }
+
+llvm::SmallVector<llvm::StringRef, 8> splitListItems(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  if (!Text.empty())
+    Text.split(Parts, ';');
+  for (llvm::StringRef &Part : Parts)
+    Part = Part.trim();
+  return Parts;
+}
 std::string printScalar(bool V) { return V ? "true" : "false"; }
 std::string printScalar(int64_t V) { return std::to_string(V); }
 std::string printScalar(double V) { return absl::StrCat(V); }
@@ -140,13 +149,9 @@ template <typename T> llvm::StringRef ListOption<T>::typeName() const {
 
 template <typename T> absl::Status ListOption<T>::parseValue(llvm::StringRef Text) {
   Values.clear();
-  if (Text.empty())
-    return absl::OkStatus();
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  Text.split(Parts, ';');
-  for (llvm::StringRef Part : Parts) {
+  for (llvm::StringRef Part : detail::splitListItems(Text)) {
     T V{};
-    FROST_RETURN_IF_ERROR(detail::parseScalar(Part.trim(), V));
+    FROST_RETURN_IF_ERROR(detail::parseScalar(Part, V));
     Values.push_back(std::move(V));
   }
   return absl::OkStatus();

@@ -19,6 +19,7 @@
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,6 +72,8 @@ absl::Status parseScalar(llvm::StringRef Text, bool &Out);
 absl::Status parseScalar(llvm::StringRef Text, int64_t &Out);
 absl::Status parseScalar(llvm::StringRef Text, double &Out);
 std::string printScalar(const std::string &V);
+/// The items of a list value: split at `;`, each trimmed (empty text: none).
+llvm::SmallVector<llvm::StringRef, 8> splitListItems(llvm::StringRef Text);
 std::string printScalar(bool V);
 std::string printScalar(int64_t V);
 std::string printScalar(double V);
@@ -121,9 +124,18 @@ public:
     Values = std::move(V);
     return *this;
   }
-  /// Sets the values as a pipeline would (they are printed with the pass).
+  /// Sets the values as a pipeline would, so the printed pass replays the
+  /// same: string items holding `;` are split there and trimmed, as
+  /// `key=a;b` is parsed.
   void set(std::vector<T> V) {
-    Values = std::move(V);
+    if constexpr (std::is_same_v<T, std::string>) {
+      Values.clear();
+      for (const std::string &Item : V)
+        for (llvm::StringRef Part : detail::splitListItems(Item))
+          Values.push_back(Part.str());
+    } else {
+      Values = std::move(V);
+    }
     markSet();
   }
   std::string print() const override;

@@ -13,6 +13,7 @@
 #define FROST_SUPPORT_JSON_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -52,6 +53,20 @@ public:
   void number(unsigned V) { number(static_cast<uint64_t>(V)); }
   void boolean(bool V) { raw(V ? "true" : "false"); }
   void null() { raw("null"); }
+
+  /// `["a", "b"]` / `[2, 3]` on one line (tags, shapes).
+  void inlineArray(llvm::ArrayRef<std::string> Items) {
+    arrayBegin(/*Inline=*/true);
+    for (const std::string &I : Items)
+      string(I);
+    arrayEnd();
+  }
+  void inlineArray(llvm::ArrayRef<int64_t> Items) {
+    arrayBegin(/*Inline=*/true);
+    for (int64_t I : Items)
+      number(I);
+    arrayEnd();
+  }
 
   /// Shorthands for a member.
   template <typename T> void member(llvm::StringRef Name, const T &V) {
