@@ -413,10 +413,15 @@ def shim_main(cfg_path, tool, argv):
     return rc
 
 
+def fresh_dir(path):
+    """An empty directory at `path` (what was there goes)."""
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+
+
 def make_shim_dir(cfg, shim_dir):
-    if os.path.isdir(shim_dir):
-        shutil.rmtree(shim_dir)
-    os.makedirs(shim_dir)
+    fresh_dir(shim_dir)
     script = os.path.abspath(__file__)
     cfg_path = os.path.join(cfg["work"], "shim-config.json")
     with open(cfg_path, "w") as f:
@@ -451,8 +456,7 @@ def find_filecheck(before, explicit):
 def run_lit(cfg, args, src, shim_dir):
     obj = os.path.join(cfg["work"], "lit-obj")
     test_obj = os.path.join(obj, "test")
-    if os.path.isdir(obj):
-        shutil.rmtree(obj)
+    fresh_dir(obj)
     os.makedirs(test_obj)
     site = os.path.join(test_obj, "lit.site.cfg.py")
     with open(site, "w") as f:
@@ -624,9 +628,7 @@ def run_direct(cfg, src, shared):
         n = 0
         for label, sel, tool, argv in batch:
             cwd = os.path.join(cfg["work"], "direct", safe(label + "-" + sel))
-            if os.path.isdir(cwd):
-                shutil.rmtree(cwd)
-            os.makedirs(cwd)
+            fresh_dir(cwd)
             (rc, _, _), diffs, _ = compare_run(cfg, tool, argv, b"", cwd, env)
             log_comparison(cfg, "direct", tool, argv, cwd, rc, diffs)
             n += 1
@@ -652,9 +654,7 @@ def read_log(path):
 def make_broken_after(work, before):
     """A copy of BEFORE whose freeze-graph appends a byte to the file it writes."""
     broken = os.path.join(work, "broken-after")
-    if os.path.isdir(broken):
-        shutil.rmtree(broken)
-    os.makedirs(broken)
+    fresh_dir(broken)
     for name in os.listdir(before):
         os.symlink(os.path.join(before, name), os.path.join(broken, name))
     os.unlink(os.path.join(broken, "freeze-graph"))
