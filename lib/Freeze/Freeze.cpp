@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
@@ -85,6 +86,8 @@ absl::Status configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeIn
       FROST_RETURN_IF_ERROR(setList(P, "except", C.Except));
     return absl::OkStatus();
   }
+  if (Name == "strip-save-nodes")
+    return setList(P, "outputs", T.Keep);
   if (Name == "prune") {
     std::vector<std::string> Needed = T.Keep;
     for (const std::string &Input : T.SignatureInputs)
@@ -119,7 +122,9 @@ absl::Status checkCheckpointNeeded(const FreezeInput &In, const std::vector<std:
   return absl::InvalidArgumentError(absl::StrCat(
       In.GraphPath, ": the outputs need ", Total, Total == 1 ? " variable" : " variables", " (",
       absl::StrJoin(Vars, ", "), Total > 3 ? ", ..." : "",
-      ") but no checkpoint was given: use --checkpoint PREFIX (--input_checkpoint)"));
+      ") but no checkpoint was given",
+      llvm::StringRef(In.GraphPath).ends_with(".meta") ? " and none is beside the .meta" : "",
+      ": use --checkpoint PREFIX (--input_checkpoint)"));
 }
 
 /// A TF1 Keras graph's training flag, bound to false unless the user binds
@@ -135,6 +140,58 @@ bool bindsKerasLearningPhase(const Graph &G, const FreezeOptions &C,
     return false;
   const tensorflow::AttrValue *DType = Phase->findAttr("dtype");
   return DType && DType->type() == tensorflow::DT_BOOL;
+}
+
+/// TensorFlow refuses a graph in which an op taking a resource or reference
+/// is fed a value: the final check, naming the first such op in the user's
+/// terms (a write to a frozen variable, mostly).
+absl::Status checkEdgeTypes(const Model &M, const FreezeResult &R) {
+  std::vector<IllTypedEdge> Bad = findIllTypedEdges(M.graph(), modelOpRegistry(M));
+  if (Bad.empty())
+    return absl::OkStatus();
+  const IllTypedEdge &E = Bad.front();
+  const Node &User = *E.User;
+  const Node *Variable = constantSource(User.input(E.Input));
+  std::string Where = R.Signature.empty()
+                          ? R.GraphPath
+                          : absl::StrCat(R.GraphPath, ": signature '", R.Signature, "'");
+  std::string More = Bad.size() > 1 ? absl::StrCat(" (and ", Bad.size() - 1, " more)") : "";
+  auto Source = Variable ? M.variableSources().find(Variable->name())
+                         : M.variableSources().end();
+  if (Source == M.variableSources().end())
+    return absl::InternalError(absl::StrCat(Where, ": the frozen graph would not import: ",
+                                            describeIllTypedEdge(E), More));
+  bool RefAssign = User.op() == "Assign" || User.op() == "AssignAdd" || User.op() == "AssignSub";
+  return absl::InvalidArgumentError(absl::StrCat(
+      Where, ": '", User.name().str(), "' (", User.op().str(), ") writes variable '",
+      Variable->name().str(), "' (checkpoint key '", Source->second.Key,
+      "'), which freezing makes a constant", More,
+      "; TensorFlow could not import the graph: --drop-variable-writes drops such writes",
+      RefAssign ? ", --strip-training-ops turns them into the values they compute" : ""));
+}
+
+/// PyFunc and its kin call Python functions registered in the process that
+/// built the graph: they stay, as in TensorFlow, but the user should know.
+std::vector<std::string> pythonCallWarnings(const Graph &G) {
+  auto isPythonCall = [](llvm::StringRef Op) {
+    return Op == "PyFunc" || Op == "PyFuncStateless" || Op == "EagerPyFunc";
+  };
+  std::vector<std::string> Names;
+  for (const Node &N : G)
+    if (isPythonCall(N.op()))
+      Names.push_back(absl::StrCat("'", N.name().str(), "' (", N.op().str(), ")"));
+  for (const tensorflow::FunctionDef &F : G.library().function())
+    for (const tensorflow::NodeDef &N : F.node_def())
+      if (isPythonCall(N.op()))
+        Names.push_back(absl::StrCat("'", N.name(), "' (", N.op(), ", in function ",
+                                     F.signature().name(), ")"));
+  if (Names.empty())
+    return {};
+  return {absl::StrCat(
+      "the frozen graph calls Python: ", absl::StrJoin(Names, ", "),
+      Names.size() == 1 ? " runs" : " run",
+      " tf.py_function/tf.numpy_function code that only the process which built the graph "
+      "has; elsewhere it fails with \"callback pyfunc_N is not found\"")};
 }
 
 /// The signature's keys -> tensor names, sorted by key.
@@ -286,6 +343,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   Sequence.EmaRemap = C.Ema.has_value();
   Sequence.BindPlaceholders = !C.Bind.empty();
   Sequence.StripTrainingOps = C.StripTrainingOps;
+  Sequence.DropVariableWrites = C.DropVariableWrites;
   Sequence.ClearDevices = C.ClearDevices;
   for (llvm::StringRef Name : freezePasses(Sequence)) {
     FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P, createPass(Registry, Name));
@@ -303,6 +361,9 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   recordSignature(M, R);
   R.NodesBefore = M.graph().size();
   FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+  FROST_RETURN_IF_ERROR(checkEdgeTypes(M, R));
+  for (const std::string &W : pythonCallWarnings(M.graph()))
+    Notes << "warning: " << W << "\n";
   if (C.PM.Statistics)
     PM.printStatistics(*C.PM.Out, Ctx);
   R.NodesAfter = M.graph().size();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
+#include "frost/Checkpoint/CheckpointReader.h"
 #include "frost/Checkpoint/Resolve.h"
 #include "frost/Pass/AnalysisManager.h"
 #include "frost/Support/File.h"
@@ -70,13 +71,22 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Path));
     for (const std::string &N : R.Notes)
       Notes.push_back(N);
-    if (!R.MetaPath)
+    Analyses.addResolvedCheckpoint(R.Prefix, R);
+    if (!R.MetaPath) {
+      // tf.train.Checkpoint writes no graph at all: say where one comes from.
+      absl::StatusOr<const CheckpointReader *> Reader = Analyses.checkpoint(R.Prefix);
+      if (Reader.ok() && (*Reader)->contains("_CHECKPOINTABLE_OBJECT_GRAPH"))
+        return absl::NotFoundError(absl::StrCat(
+            "checkpoint ", R.Prefix,
+            " is a TF2 object-based checkpoint (tf.train.Checkpoint, model.save_weights) "
+            "and holds no graph: save the model as a SavedModel (tf.saved_model.save(model, "
+            "DIR) or model.export(DIR)) and freeze DIR"));
       return absl::NotFoundError(absl::StrCat(
           "checkpoint ", R.Prefix, " has no .meta file beside it: name the graph with "
                                    "--input_meta_graph or --input_graph"));
+    }
     In.GraphPath = *R.MetaPath;
     DefaultCheckpoint = R.Prefix;
-    Analyses.addResolvedCheckpoint(R.Prefix, R);
     return absl::OkStatus();
   };
 
@@ -114,8 +124,9 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
       DefaultCheckpoint = Prefix;
   } else if (DefaultCheckpoint.empty() && llvm::StringRef(In.GraphPath).ends_with(".meta")) {
     // model.ckpt-10.meta: its checkpoint is model.ckpt-10.
+    // (Not the .meta itself, which would pass for a V1 checkpoint file.)
     absl::StatusOr<ResolvedCheckpoint> R = resolveCheckpoint(In.GraphPath);
-    if (R.ok()) {
+    if (R.ok() && R->Prefix != In.GraphPath) {
       DefaultCheckpoint = R->Prefix;
       Notes.push_back(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
       Analyses.addResolvedCheckpoint(R->Prefix, *R);

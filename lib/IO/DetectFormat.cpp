@@ -148,11 +148,35 @@ bool looksLikeSavedModel(llvm::StringRef Msg) {
   });
 }
 
+/// Files users hand a freezer that hold no TensorFlow graph, and what to do
+/// instead; empty for anything else.
+std::string foreignFormatAdvice(llvm::StringRef Bytes, llvm::StringRef Base) {
+  const std::string MakeSavedModel =
+      "make a SavedModel with model.export(DIR) (or tf.saved_model.save(model, DIR)) and "
+      "freeze DIR";
+  if (Bytes.starts_with("\x89HDF\r\n\x1a\n"))
+    return absl::StrCat("a Keras HDF5 file (model.save('x.h5')), not a TensorFlow graph: load "
+                        "it with keras.models.load_model, then ",
+                        MakeSavedModel);
+  if (Bytes.starts_with("PK\x03\x04")) {
+    if (Base.ends_with(".keras") || Bytes.contains("config.json"))
+      return absl::StrCat("a Keras model file (model.save('x.keras')), not a TensorFlow graph: "
+                          "load it with keras.models.load_model, then ",
+                          MakeSavedModel);
+    return "a zip archive, not a TensorFlow graph: unpack it and freeze what it holds";
+  }
+  if (Bytes.size() >= 8 && Bytes.substr(4, 4) == "TFL3")
+    return "a TensorFlow Lite model, which is converted already: there is nothing to freeze";
+  return "";
+}
+
 } // namespace
 
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,
                                               llvm::StringRef DisplayName) {
   llvm::StringRef Base = llvm::sys::path::filename(DisplayName);
+  if (std::string Advice = foreignFormatAdvice(Bytes, Base); !Advice.empty())
+    return absl::InvalidArgumentError(absl::StrCat(DisplayName.str(), ": ", Advice));
   if (Enc == Encoding::Text) {
     llvm::StringRef Field = firstTextField(Bytes);
     if (Field.empty() || Field == "node" || Field == "versions" || Field == "library" ||

@@ -1,6 +1,8 @@
 //===- OpRegistry.cpp - The OpDefs a model carries ------------------------===//
 #include "frost/IR/OpRegistry.h"
 
+#include "frost/IR/Model.h"
+
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -24,25 +26,39 @@ void OpRegistry::add(const tensorflow::FunctionDefLibrary &Library) {
     add(F.signature());
 }
 
-absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoAttrMap &Attrs) {
+OpRegistry modelOpRegistry(const Model &M) {
+  OpRegistry Ops;
+  if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
+    Ops.add(Meta->meta_info_def().stripped_op_list());
+  Ops.add(M.graph().library());
+  return Ops;
+}
+
+absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, AttrLookup FindAttr) {
   if (!Arg.number_attr().empty()) {
-    auto It = Attrs.find(Arg.number_attr());
-    if (It == Attrs.end() || It->second.value_case() != tensorflow::AttrValue::kI ||
-        It->second.i() < 0 || It->second.i() > (1 << 24))
+    const tensorflow::AttrValue *A = FindAttr(Arg.number_attr());
+    if (!A || A->value_case() != tensorflow::AttrValue::kI || A->i() < 0 || A->i() > (1 << 24))
       return absl::InvalidArgumentError(absl::StrCat("argument '", Arg.name(),
                                                      "' needs a count in attribute '",
                                                      Arg.number_attr(), "'"));
-    return static_cast<int>(It->second.i());
+    return static_cast<int>(A->i());
   }
   if (!Arg.type_list_attr().empty()) {
-    auto It = Attrs.find(Arg.type_list_attr());
-    if (It == Attrs.end() || !It->second.has_list())
+    const tensorflow::AttrValue *A = FindAttr(Arg.type_list_attr());
+    if (!A || !A->has_list())
       return absl::InvalidArgumentError(absl::StrCat("argument '", Arg.name(),
                                                      "' needs a type list in attribute '",
                                                      Arg.type_list_attr(), "'"));
-    return It->second.list().type_size();
+    return A->list().type_size();
   }
   return 1;
+}
+
+absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoAttrMap &Attrs) {
+  return argLength(Arg, [&](llvm::StringRef Name) -> const tensorflow::AttrValue * {
+    auto It = Attrs.find(std::string(Name));
+    return It == Attrs.end() ? nullptr : &It->second;
+  });
 }
 
 absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAttrMap &Attrs,

@@ -126,6 +126,11 @@ ArgParser makeParser(FreezeConfig &C) {
          "Rewrite reference-typed training ops left after pruning\n"
          "(RefSwitch to Switch, AssignSub to Sub, ...)",
          flag(C.O.StripTrainingOps), Main});
+  P.add({{"drop-variable-writes"}, K::Bool, "",
+         "Make the ops that write a frozen variable (v.assign_add in a\n"
+         "signature, optimizer updates kept as outputs) NoOps, with a\n"
+         "warning; without it freezing refuses them",
+         flag(C.O.DropVariableWrites), Main});
   P.add({{"keep-functional-control-flow"}, K::Bool, "",
          "TF2 SavedModels: keep If/While functional instead of lowering\n"
          "them to Switch/Merge (TensorFlow's lower_control_flow=False)",

@@ -6,6 +6,9 @@
 //   ReadVariableOp   -> Identity (T = its dtype), keeps `_class`
 //   ResourceGather   -> GatherV2(params, indices, new Const `<name>/axis`)
 //   ResourceGatherNd -> GatherNd
+//   VarIsInitializedOp, IsVariableInitialized
+//                    -> Const true (TensorFlow leaves them, and its graph
+//                       does not import)
 //   Identity, Enter, Exit, Switch, _SwitchN, NextIteration on the path:
 //                       T retyped to the value dtype, `_output_shapes` dropped
 //   If, Case, While, (Stateful)PartitionedCall: Tin / T retyped, the called
@@ -431,6 +434,18 @@ void ConvertVariablesToConstantsPass::convertUse(Graph &G, Node &User, unsigned 
     User.setOp("GatherNd");
     User.attr("Tparams") = Params;
     User.attr("Tindices") = Indices;
+    ++NumRewritten;
+    return;
+  }
+  if (Op == "VarIsInitializedOp" || Op == "IsVariableInitialized") {
+    // A frozen variable is initialized.
+    clearNode(User);
+    User.setOp("Const");
+    User.attr("dtype").set_type(tensorflow::DT_BOOL);
+    tensorflow::TensorProto &Value = *User.attr("value").mutable_tensor();
+    Value.set_dtype(tensorflow::DT_BOOL);
+    Value.mutable_tensor_shape();
+    Value.add_bool_val(true);
     ++NumRewritten;
     return;
   }

@@ -100,10 +100,7 @@ class InlineFunctionsPass : public Pass {
     Graph &G = M.graph();
     if (G.library().function_size() == 0)
       return absl::OkStatus();
-    OpRegistry Ops;
-    if (const tensorflow::MetaGraphDef *Meta = M.metaGraph())
-      Ops.add(Meta->meta_info_def().stripped_op_list());
-    Ops.add(G.library());
+    OpRegistry Ops = modelOpRegistry(M);
     // Neither inlining nor lowering changes the library until the walk ends.
     FunctionIndex Functions(G.library());
     std::vector<Node *> Walk = graphConstructionOrder(G);

@@ -25,6 +25,10 @@ std::vector<llvm::StringRef> freezePasses(const FreezeSequence &S) {
   if (!S.FunctionGraph)
     Passes.push_back("strip-save-nodes");
   Passes.push_back("prune");
+  // After pruning, so only the writes the outputs keep are reported; before
+  // strip-training-ops, which cannot rewrite optimizer updates.
+  if (S.DropVariableWrites)
+    Passes.push_back("drop-variable-writes");
   // After pruning, which removes the optimizer.
   if (S.StripTrainingOps)
     Passes.push_back("strip-training-ops");

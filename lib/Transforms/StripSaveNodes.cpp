@@ -27,7 +27,8 @@
 //    other (`out = Identity(save/RestoreV2:0)`) is a user's output and stays.
 // 4. Removed: region nodes that no node outside the region needs, through
 //    data, control or colocation (`_class: loc:@`) inputs, and that no
-//    signature names. A kept node reading a saver node keeps it.
+//    signature or `outputs` entry (the freeze's) names. A kept node
+//    reading a saver node keeps it.
 //
 // In a MetaGraph or SavedModel, saver_def is cleared once a node it names is
 // gone, and collection entries naming removed nodes are dropped: node_list
@@ -104,6 +105,10 @@ class StripSaveNodesPass : public Pass {
       *this, "initializers",
       "Also strip variable initializers (init, V/Assign, V/Initializer/...) no other node needs",
       true};
+  ListOption<std::string> Outputs{
+      *this, "outputs",
+      "Nodes never removed, with what they need (the outputs the user named, a Saver's or an "
+      "initializer's nodes included)"};
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
   Statistic NumEntriesDropped{*this, "collection-entries-dropped",
                               "Collection entries dropped because they named removed nodes"};
@@ -211,6 +216,8 @@ class StripSaveNodesPass : public Pass {
         for (const auto *Map : {&Signature.inputs(), &Signature.outputs()})
           for (const auto &[Name, Info] : *Map)
             forEachTensorName(Info, [&](llvm::StringRef T) { need(G.findNode(nodeNameOf(T))); });
+    for (const std::string &Name : *Outputs)
+      need(G.findNode(nodeNameOf(Name)));
     while (!Work.empty()) {
       Node *N = Work.back();
       Work.pop_back();

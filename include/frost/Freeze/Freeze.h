@@ -54,6 +54,8 @@ struct FreezeOptions {
   std::vector<std::string> Rename, Bind, Only, Except;
   bool ClearDevices = true;
   bool StripTrainingOps = false;
+  /// Ops writing a frozen variable become NoOps (drop-variable-writes).
+  bool DropVariableWrites = false;
   bool KeepFunctionalControlFlow = false;
   /// More passes after freezing, in pipeline syntax.
   std::string ExtraPipeline;

@@ -13,6 +13,7 @@
 #include "frost/Support/Status.h"
 #include "frost/proto/graph.pb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -38,9 +39,19 @@ private:
   llvm::StringMap<const tensorflow::OpDef *> ByName;
 };
 
+class Model;
+
+/// The OpDefs model `M` carries: its MetaGraph's stripped_op_list, then its
+/// library's functions.
+OpRegistry modelOpRegistry(const Model &M);
+
+/// A node's attribute by name, or null.
+using AttrLookup = llvm::function_ref<const tensorflow::AttrValue *(llvm::StringRef)>;
+
 /// How many tensors argument `Arg` stands for in a node with `Attrs`: 1, or
 /// the value of its number_attr, or the length of its type_list_attr.
 absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, const ProtoAttrMap &Attrs);
+absl::StatusOr<int> argLength(const tensorflow::OpDef::ArgDef &Arg, AttrLookup FindAttr);
 
 /// The flat output number of `OutputArg`:`Index` for a node of op `Def`.
 absl::StatusOr<int> flatOutputIndex(const tensorflow::OpDef &Def, const ProtoAttrMap &Attrs,

@@ -27,6 +27,8 @@ struct FreezeSequence {
   bool EmaRemap = false;
   bool BindPlaceholders = false;
   bool StripTrainingOps = false;
+  /// Ops writing frozen variables become NoOps (else freezing refuses them).
+  bool DropVariableWrites = false;
   bool ClearDevices = true;
 };
 

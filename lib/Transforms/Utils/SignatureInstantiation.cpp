@@ -319,10 +319,7 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
                                                    " arguments but the function takes ",
                                                    FSig.input_arg_size()));
 
-  OpRegistry Ops;
-  if (Meta)
-    Ops.add(Meta->meta_info_def().stripped_op_list());
-  Ops.add(G.library());
+  OpRegistry Ops = modelOpRegistry(M);
 
   // Which arguments are captured, and what they capture.
   const SavedObjectGraph *Objects =
