@@ -56,10 +56,13 @@ class InlineFunctionsPass : public Pass {
   NameCounter Names;
   /// Each node's position in the walk (Grappler's node id), by Node::id().
   std::vector<unsigned> Rank;
+  /// The model's captured inputs (Placeholders to Grappler).
+  const llvm::StringSet<> *Captured = nullptr;
 
   std::string newName(Graph &G, llvm::StringRef Prefix) { return Names.newName(G, Prefix); }
   void addStrictInputs(Node &N, bool TakesResource) {
-    addStrictInputSemantics(N, TakesResource, [this](const Node &X) { return Rank[X.id()]; });
+    addStrictInputSemantics(
+        N, TakesResource, [this](const Node &X) { return Rank[X.id()]; }, *Captured);
   }
 
   /// Grappler's IsFunctionCall.
@@ -103,6 +106,7 @@ class InlineFunctionsPass : public Pass {
     OpRegistry Ops = modelOpRegistry(M);
     // Neither inlining nor lowering changes the library until the walk ends.
     FunctionIndex Functions(G.library());
+    Captured = &M.capturedInputs();
     std::vector<Node *> Walk = graphConstructionOrder(G);
     Rank.assign(G.idBound(), 0);
     for (unsigned I = 0; I < Walk.size(); ++I)
@@ -148,8 +152,8 @@ absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
                                                    " arguments"));
   std::string Prefix = absl::StrCat("Func/", CallName);
 
-  // Grappler's AddStrictInputSemantics (instantiate-signature's VarHandleOps
-  // stand for TensorFlow's captured Placeholders and are skipped too).
+  // Grappler's AddStrictInputSemantics (instantiate-signature's captured
+  // inputs stand for TensorFlow's captured Placeholders and are skipped too).
   addStrictInputs(Call, llvm::any_of(Sig.input_arg(), [](const tensorflow::OpDef::ArgDef &A) {
                     return A.type() == tensorflow::DT_RESOURCE;
                   }));

@@ -34,9 +34,10 @@ class LowerControlFlowPass : public Pass {
     for (Node *N : Walk) {
       if (!shouldLowerControlFlow(*N))
         continue;
-      addStrictInputSemantics(*N, controlFlowTakesResource(*N), [&](const Node &X) {
-        return X.id() < Rank.size() ? Rank[X.id()] : X.id();
-      });
+      addStrictInputSemantics(
+          *N, controlFlowTakesResource(*N),
+          [&](const Node &X) { return X.id() < Rank.size() ? Rank[X.id()] : X.id(); },
+          M.capturedInputs());
       FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, *N, Names));
       ++NumLowered;
     }

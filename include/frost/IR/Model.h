@@ -12,6 +12,8 @@
 #include "frost/IR/Graph.h"
 #include "frost/proto/meta_graph.pb.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <cassert>
 #include <map>
 #include <memory>
@@ -88,6 +90,14 @@ public:
   VariableSourceMap &variableSources() { return Sources; }
   const VariableSourceMap &variableSources() const { return Sources; }
 
+  /// The nodes instantiate-signature made for a TF2 signature's captured
+  /// inputs (VarHandleOps, Consts, a table's handle), by name. TensorFlow's
+  /// loaded function has a Placeholder for each of them until it freezes
+  /// them, so rules that single out Placeholders (Grappler's strict input
+  /// semantics) treat these alike. Not written with the model.
+  llvm::StringSet<> &capturedInputs() { return Captured; }
+  const llvm::StringSet<> &capturedInputs() const { return Captured; }
+
 private:
   std::unique_ptr<Graph> TheGraph;
   ContainerKind Kind = ContainerKind::GraphDef;
@@ -96,6 +106,7 @@ private:
   int MetaIndex = -1;
   std::string SourcePath;
   VariableSourceMap Sources;
+  llvm::StringSet<> Captured;
 };
 
 } // namespace frost

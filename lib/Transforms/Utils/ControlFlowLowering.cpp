@@ -42,7 +42,8 @@ bool controlFlowTakesResource(const Node &N) {
 }
 
 void addStrictInputSemantics(Node &N, bool TakesResource,
-                             llvm::function_ref<unsigned(const Node &)> Rank) {
+                             llvm::function_ref<unsigned(const Node &)> Rank,
+                             const llvm::StringSet<> &Captured) {
   std::vector<Node *> ControlSources;
   for (const Input &In : N.controlInputs())
     ControlSources.push_back(In.Src);
@@ -55,7 +56,7 @@ void addStrictInputSemantics(Node &N, bool TakesResource,
   std::vector<Node *> Sources;
   for (const Input &In : N.dataInputs())
     if (!llvm::is_contained(ControlSources, In.Src) &&
-        !matchOp(In.Src, {"Placeholder", "VarHandleOp"}))
+        !matchOp(In.Src, {"Placeholder", "VarHandleOp"}) && !Captured.contains(In.Src->name()))
       Sources.push_back(In.Src);
   std::stable_sort(Sources.begin(), Sources.end(),
                    [&](const Node *A, const Node *B) { return Rank(*A) < Rank(*B); });

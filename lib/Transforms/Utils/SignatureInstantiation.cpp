@@ -460,6 +460,12 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
   M.setContainer(std::move(NewMeta));
   for (auto &[Name, Source] : Sources)
     M.variableSources()[Name] = std::move(Source);
+  // Every argument that is not a signature input is a capture, a
+  // Placeholder in TensorFlow's loaded function.
+  M.capturedInputs().clear();
+  for (const TensorOf &Arg : Args)
+    if (Arg.Src->op() != "Placeholder")
+      M.capturedInputs().insert(Arg.Src->name());
   return absl::OkStatus();
 }
 

@@ -380,6 +380,77 @@ def build_tf1_lookup_table(path, r):
                     "main_op": init_tables.name}}
 
 
+def build_normalization(path, r):
+    """Keras's Normalization keeps its mean and variance as plain tensors
+    (adapt()ed ones too, in finalize_state), which the exported function
+    captures as constants."""
+    k = keras()
+    given = k.layers.Normalization(mean=[0.5, -1.0, 2.0, 0.0], variance=[4.0, 1.0, 0.25, 9.0])
+    adapted = k.layers.Normalization()
+    adapted.adapt(r.standard_normal((32, 6)).astype(np.float32) * 3.0 + 1.0)
+    inp = k.Input((4,), name="features")
+    x = k.layers.Dense(6)(given(inp))
+    out = k.layers.Dense(3)(adapted(x))
+    export_keras(k.Model(inp, out, name="normalization"), path)
+    x = r.standard_normal((BATCH, 4)).astype(np.float32)
+    return {"inputs": {"serving_default": {"features": x}}}
+
+
+def build_attention(path, r):
+    """A small transformer block: a sinusoidal position encoding held as a
+    plain tensor (captured as a constant), MultiHeadAttention and
+    LayerNormalization."""
+    k = keras()
+
+    class PositionEncoding(k.layers.Layer):
+        def __init__(self, length, depth, **kwargs):
+            super().__init__(**kwargs)
+            i = np.arange(depth)
+            angle = np.arange(length)[:, None] / 10000.0 ** (i // 2 * 2 / depth)
+            self.encoding = k.ops.convert_to_tensor(
+                np.where(i % 2, np.cos(angle), np.sin(angle)).astype(np.float32))
+
+        def call(self, x):
+            return x + self.encoding
+
+    inp = k.Input((5, 8), name="tokens")
+    x = PositionEncoding(5, 8)(inp)
+    x = k.layers.MultiHeadAttention(num_heads=2, key_dim=4)(x, x)
+    x = k.layers.LayerNormalization()(k.layers.Add()([inp, x]))
+    out = k.layers.Dense(2)(k.layers.GlobalAveragePooling1D()(x))
+    export_keras(k.Model(inp, out, name="attention"), path)
+    x = r.standard_normal((BATCH, 5, 8)).astype(np.float32)
+    return {"inputs": {"serving_default": {"tokens": x}}}
+
+
+class CapturedConstantModule(tf.Module):
+    """A plain tensor captured by the signature, by a nested tf.function
+    (which reads a variable too) and by both branches of a tf.cond."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = tf.constant([1.0, 2.0, 3.0, 4.0])
+        self.w = tf.Variable(tf.random.normal([4]), name="w")
+
+    @tf.function
+    def inner(self, v):
+        return v * self.c + self.w
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def __call__(self, x):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * self.c, lambda: x - self.c * self.w)
+        return self.inner(y) + self.c
+
+
+def build_captured_constant(path, r):
+    m = CapturedConstantModule()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__})
+    x = r.standard_normal((BATCH, 4)).astype(np.float32)
+    if x.sum() <= 0:  # as in build_cond
+        x = -x
+    return {"inputs": {"serving_default": {"x": x}}}
+
+
 MODELS = collections.OrderedDict([
     ("mlp", build_mlp),
     ("cnn_bn", build_cnn_bn),
@@ -392,6 +463,9 @@ MODELS = collections.OrderedDict([
     ("resource_gather", build_resource_gather),
     ("nested_calls", build_nested_calls),
     ("tf2_lookup_table", build_tf2_lookup_table),
+    ("normalization", build_normalization),
+    ("attention", build_attention),
+    ("captured_constant", build_captured_constant),
 ])
 
 

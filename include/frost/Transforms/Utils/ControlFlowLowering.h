@@ -17,6 +17,7 @@
 #include "frost/IR/Graph.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -38,11 +39,12 @@ bool shouldLowerControlFlow(const Node &N);
 
 /// Grappler's AddStrictInputSemantics: a node that takes a resource and has
 /// no control input, or reads a constant Enter, first waits (control edges)
-/// for the producers of its data inputs, in `Rank` order; Placeholders (and
-/// VarHandleOps, which stand for a signature's captured Placeholders) are
-/// skipped.
+/// for the producers of its data inputs, in `Rank` order; Placeholders are
+/// skipped, and so are the nodes that stand for a signature's captured
+/// Placeholders: VarHandleOps and the nodes in `Captured` (Model::capturedInputs).
 void addStrictInputSemantics(Node &N, bool TakesResource,
-                             llvm::function_ref<unsigned(const Node &)> Rank);
+                             llvm::function_ref<unsigned(const Node &)> Rank,
+                             const llvm::StringSet<> &Captured);
 
 /// Whether N has an input of type DT_RESOURCE, by the attributes that list
 /// its input types (If/Case: Tin, While: T).

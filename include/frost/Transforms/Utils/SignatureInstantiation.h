@@ -38,7 +38,8 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature);
 /// `Checkpoint` (the SavedModel's variables/variables; may be empty when
 /// nothing is captured; opened through `Analyses`, so the passes after share
 /// it) are recorded in M.variableSources(); captured
-/// constants are copied. The container becomes a MetaGraph with this one
+/// constants are copied. The nodes made for captures are recorded in
+/// M.capturedInputs() (TensorFlow has Placeholders there). The container becomes a MetaGraph with this one
 /// signature, naming the new graph's tensors. `Notes` hears what was done.
 absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
                                   llvm::StringRef Checkpoint, AnalysisManager &Analyses,
