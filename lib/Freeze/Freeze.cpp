@@ -7,8 +7,8 @@
 //
 // The policies that are freeze-graph's and not a pass's live here: a TF1
 // Keras graph's learning phase is bound to false, lookup-table initializers
-// the outputs need are kept, and a missing checkpoint is reported in the
-// user's terms before any pass runs.
+// the outputs need are kept (and read their files into the graph), and a
+// missing checkpoint is reported in the user's terms before any pass runs.
 //
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
@@ -86,7 +86,7 @@ absl::Status configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeIn
       FROST_RETURN_IF_ERROR(setList(P, "except", C.Except));
     return absl::OkStatus();
   }
-  if (Name == "strip-save-nodes")
+  if (Name == "strip-save-nodes" || Name == "inline-table-files")
     return setList(P, "outputs", T.Keep);
   if (Name == "prune") {
     std::vector<std::string> Needed = T.Keep;
@@ -125,6 +125,16 @@ absl::Status checkCheckpointNeeded(const FreezeInput &In, const std::vector<std:
       ") but no checkpoint was given",
       llvm::StringRef(In.GraphPath).ends_with(".meta") ? " and none is beside the .meta" : "",
       ": use --checkpoint PREFIX (--input_checkpoint)"));
+}
+
+/// Whether the kept nodes need a table initialized from a text file, which
+/// the freeze reads into the graph.
+bool needsTableFiles(const Graph &G, const std::vector<std::string> &Keep,
+                     AnalysisManager &Analyses) {
+  absl::StatusOr<const std::vector<bool> *> Needed = Analyses.nodesNeededBy(G, Keep);
+  return Needed.ok() && llvm::any_of(G, [&](const Node &N) {
+           return (**Needed)[N.id()] && isTextFileTableInitializerOp(N.op());
+         });
 }
 
 /// A TF1 Keras graph's training flag, bound to false unless the user binds
@@ -339,6 +349,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   }
   FROST_RETURN_IF_ERROR(checkCheckpointNeeded(In, T.Keep, C, Ctx.analyses()));
 
+  Sequence.TableFiles = needsTableFiles(M.graph(), T.Keep, Ctx.analyses());
   Sequence.RenameVariables = !C.Rename.empty();
   Sequence.EmaRemap = C.Ema.has_value();
   Sequence.BindPlaceholders = !C.Bind.empty();

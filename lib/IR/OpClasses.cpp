@@ -30,6 +30,10 @@ bool isTableInitializerOp(llvm::StringRef Op) {
   return llvm::is_contained(Ops, Op);
 }
 
+bool isTextFileTableInitializerOp(llvm::StringRef Op) {
+  return Op == "InitializeTableFromTextFileV2" || Op == "InitializeTableFromTextFile";
+}
+
 bool isSaveRestoreOp(llvm::StringRef Op) {
   static const llvm::StringRef Ops[] = {"SaveV2",          "Save",           "SaveSlices",
                                         "RestoreV2",       "Restore",        "RestoreSlice",

@@ -22,6 +22,9 @@ std::vector<llvm::StringRef> freezePasses(const FreezeSequence &S) {
     Passes.push_back("bind-placeholders");
   // Conversion reads the Saver's keys, so the Saver goes after it.
   Passes.push_back("convert-variables-to-constants");
+  // Before prune, which then drops the filename constants.
+  if (S.TableFiles)
+    Passes.push_back("inline-table-files");
   if (!S.FunctionGraph)
     Passes.push_back("strip-save-nodes");
   Passes.push_back("prune");

@@ -32,6 +32,9 @@ bool isAssignOp(llvm::StringRef Op);
 /// Ops that fill a lookup table (InitializeTableV2, LookupTableImportV2, ...);
 /// input 0 is the table.
 bool isTableInitializerOp(llvm::StringRef Op);
+/// InitializeTableFromTextFile(V2): table initializers that read a file when
+/// they run; input 1 is its name.
+bool isTextFileTableInitializerOp(llvm::StringRef Op);
 
 // --- Savers -----------------------------------------------------------------
 

@@ -23,6 +23,9 @@ struct FreezeSequence {
   /// calls inlined as Grappler does, constants spelled Grappler's way, no
   /// Saver to strip, laid out as TensorFlow's final re-import.
   bool FunctionGraph = false;
+  /// Lookup tables initialized from text files (vocabulary assets), read
+  /// into the graph.
+  bool TableFiles = false;
   bool RenameVariables = false;
   bool EmaRemap = false;
   bool BindPlaceholders = false;

@@ -6,6 +6,9 @@
 // SavedObjectGraph nodes by the concrete function's `bound_inputs`; a
 // variable's checkpoint key is found by walking the SavedObjectGraph and the
 // checkpoint's TrackableObjectGraph together from their roots by child name.
+// A captured tf.lookup table is built from its _create_resource and
+// _initialize functions; an asset the initializer captures (a vocabulary
+// file) becomes its path, as the loader makes it.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Transforms/Utils/SignatureInstantiation.h"
@@ -209,16 +212,46 @@ const tensorflow::FunctionDef *childFunction(const Graph &G, const SavedObjectGr
   return nullptr;
 }
 
+/// A string Const named `Name` holding the path of `Asset`, as TensorFlow's
+/// loader gives a function that captures it; `Assets` binds it to the asset.
+absl::StatusOr<Node *> assetConstant(Graph &NewG, const Model &M,
+                                     const tensorflow::SavedAsset &Asset, const std::string &Name,
+                                     std::vector<tensorflow::AssetFileDef> &Assets) {
+  const tensorflow::MetaGraphDef *Meta = M.metaGraph();
+  int Index = Asset.asset_file_def_index();
+  int Count = Meta ? Meta->asset_file_def_size() : 0;
+  if (Index < 0 || Index >= Count)
+    return absl::InvalidArgumentError(absl::StrCat("its asset_file_def_index is ", Index,
+                                                   ", but the meta graph has ", Count,
+                                                   " asset_file_def entries"));
+  const std::string &File = Meta->asset_file_def(Index).filename();
+  FROST_ASSIGN_OR_RETURN(std::string Path, savedModelAssetPath(M.sourcePath(), File));
+  Node *C = NewG.createNode(Name, "Const");
+  C->attr("dtype").set_type(tensorflow::DT_STRING);
+  tensorflow::TensorProto &T = *C->attr("value").mutable_tensor();
+  T.set_dtype(tensorflow::DT_STRING);
+  T.mutable_tensor_shape();
+  T.add_string_val(Path);
+  tensorflow::AssetFileDef &Def = Assets.emplace_back();
+  Def.mutable_tensor_info()->set_name(absl::StrCat(Name, ":0"));
+  Def.mutable_tensor_info()->set_dtype(tensorflow::DT_STRING);
+  Def.set_filename(File);
+  return C;
+}
+
 /// A captured TF2 resource (a tf.lookup table) built into the graph: its
 /// `_create_resource` function's body under `<Name>/`, and its `_initialize`
 /// function's under `<Name>/initializer/`, fed the table and the constants
-/// it captures. Returns the handle; `Initializers` gets the initializer's
-/// nodes to run.
-absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Graph &G,
+/// and assets it captures (an asset as its path, bound in `Assets` as the
+/// loader binds it). Returns the handle; `Initializers` gets the
+/// initializer's nodes to run.
+absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Model &M,
                                              const SavedObjectGraph &Objects, int Id,
                                              const std::string &Name, const OpRegistry &Ops,
                                              const std::string &Where,
-                                             std::vector<Node *> &Initializers) {
+                                             std::vector<Node *> &Initializers,
+                                             std::vector<tensorflow::AssetFileDef> &Assets) {
+  const Graph &G = M.graph();
   const tensorflow::FunctionDef *Create = childFunction(G, Objects, Id, "_create_resource");
   if (!Create || Create->signature().input_arg_size() != 0)
     return absl::UnimplementedError(absl::StrCat(
@@ -251,15 +284,24 @@ absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Graph &G,
       InitOptions.Args.push_back(Handle);
       continue;
     }
+    std::string ArgName = NewG.uniqueName(InitOptions.Prefix + Sig.input_arg(I).name());
+    if (Bound >= 0 && Bound < Objects.nodes_size() && Objects.nodes(Bound).has_asset()) {
+      absl::StatusOr<Node *> Path =
+          assetConstant(NewG, M, Objects.nodes(Bound).asset(), ArgName, Assets);
+      if (!Path.ok())
+        return absl::Status(Path.status().code(),
+                            absl::StrCat(Where, ": the initializer ", Sig.name(), " of object ",
+                                         Id, " captures asset object ", Bound, ": ",
+                                         Path.status().message()));
+      InitOptions.Args.push_back({*Path, 0});
+      continue;
+    }
     const Node *Value = savedConstant(G, Objects, Bound);
     if (!Value)
       return absl::UnimplementedError(absl::StrCat(
           Where, ": the initializer ", Sig.name(), " of object ", Id, " captures object ",
-          Bound, ", which is not a constant of the graph"));
-    InitOptions.Args.push_back(
-        {copyConstant(NewG, *Value,
-                      NewG.uniqueName(InitOptions.Prefix + Sig.input_arg(I).name())),
-         0});
+          Bound, ", which is not a constant or an asset of the graph"));
+    InitOptions.Args.push_back({copyConstant(NewG, *Value, ArgName), 0});
   }
   FROST_ASSIGN_OR_RETURN(BodyCopy Initialized, copyFunctionBody(NewG, *Init, Ops, InitOptions));
   for (Node *N : Initialized.ControlReturns)
@@ -272,12 +314,26 @@ absl::StatusOr<TensorOf> instantiateResource(Graph &NewG, const Graph &G,
 
 } // namespace
 
+/// The directory of the SavedModel at `Path` (it, or its saved_model.pb).
+static std::string savedModelDirectory(llvm::StringRef Path) {
+  return llvm::sys::fs::is_directory(Path) ? Path.str()
+         : Path.contains('/')              ? Path.rsplit('/').first.str()
+                                           : ".";
+}
+
 std::string savedModelVariables(llvm::StringRef Path) {
-  std::string Dir = llvm::sys::fs::is_directory(Path) ? Path.str()
-                    : Path.contains('/')              ? Path.rsplit('/').first.str()
-                                                      : ".";
-  std::string Prefix = Dir + "/variables/variables";
+  std::string Prefix = savedModelDirectory(Path) + "/variables/variables";
   return llvm::sys::fs::exists(Prefix + ".index") ? Prefix : "";
+}
+
+absl::StatusOr<std::string> savedModelAssetPath(llvm::StringRef Path, llvm::StringRef Filename) {
+  // The file is read into the frozen graph: it must be one of the model's.
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Filename.split(Parts, '/');
+  if (Filename.empty() || Filename.starts_with("/") || llvm::is_contained(Parts, ".."))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "asset filename '", Filename.str(), "' is not a file inside the SavedModel's assets/"));
+  return absl::StrCat(savedModelDirectory(Path), "/assets/", Filename.str());
 }
 
 std::string signatureFunction(const Model &M, llvm::StringRef Signature) {
@@ -342,6 +398,7 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
   std::vector<TensorOf> Args;
   VariableSourceMap Sources;
   std::vector<Node *> Initializers; // of captured lookup tables
+  std::vector<tensorflow::AssetFileDef> Assets; // their files
   for (int I = 0; I < NumArgs; ++I) {
     const tensorflow::OpDef::ArgDef &Arg = FSig.input_arg(I);
     const Node &Src = *Call->input(I).Src;
@@ -404,8 +461,8 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
         N = copyConstant(*NewG, *Value, Arg.name());
       } else if (O.kind_case() == SavedObject::kResource) {
         FROST_ASSIGN_OR_RETURN(TensorOf Handle,
-                               instantiateResource(*NewG, G, *Objects, Id, Arg.name(), Ops,
-                                                   ArgWhere, Initializers));
+                               instantiateResource(*NewG, M, *Objects, Id, Arg.name(), Ops,
+                                                   ArgWhere, Initializers, Assets));
         Args.push_back(Handle);
         continue;
       } else {
@@ -442,6 +499,8 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
     Info.set_name(absl::StrCat(T.Src->name().str(), ":", T.Port));
   }
   (*NewMeta->mutable_signature_def())[Signature.str()] = std::move(NewSig);
+  for (tensorflow::AssetFileDef &A : Assets)
+    *NewMeta->add_asset_file_def() = std::move(A);
   if (!Initializers.empty()) {
     // One op that fills the tables, named as TF1's tf.tables_initializer()
     // names it, and the SavedModel's init op as TF1 models declare it.

@@ -28,6 +28,12 @@ class Model;
 /// saved_model.pb), or "" when it has no variables.
 std::string savedModelVariables(llvm::StringRef Path);
 
+/// `<dir>/assets/<Filename>`: where TensorFlow's loaders find asset
+/// `Filename` of the SavedModel at `Path` (its directory or its
+/// saved_model.pb). InvalidArgument for a name that leaves `assets/`
+/// (absolute, or with a `..` part).
+absl::StatusOr<std::string> savedModelAssetPath(llvm::StringRef Path, llvm::StringRef Filename);
+
 /// The function a signature's outputs come from, or "" when they are plain
 /// graph tensors (TF1 signatures) or the signature does not exist.
 std::string signatureFunction(const Model &M, llvm::StringRef Signature);
@@ -37,10 +43,14 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature);
 /// become VarHandleOps named after their arguments, whose checkpoint keys in
 /// `Checkpoint` (the SavedModel's variables/variables; may be empty when
 /// nothing is captured; opened through `Analyses`, so the passes after share
-/// it) are recorded in M.variableSources(); captured
-/// constants are copied. The nodes made for captures are recorded in
-/// M.capturedInputs() (TensorFlow has Placeholders there). The container becomes a MetaGraph with this one
-/// signature, naming the new graph's tensors. `Notes` hears what was done.
+/// it) are recorded in M.variableSources(); captured constants are copied.
+/// A captured tf.lookup table is built with its initializer; an asset that
+/// initializer captures becomes a string Const holding the asset's path
+/// (savedModelAssetPath), bound to the asset by the new meta graph's
+/// asset_file_def as TensorFlow's loader binds it. The nodes made for
+/// captures are recorded in M.capturedInputs() (TensorFlow has Placeholders
+/// there). The container becomes a MetaGraph with this one signature, naming
+/// the new graph's tensors. `Notes` hears what was done.
 absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
                                   llvm::StringRef Checkpoint, AnalysisManager &Analyses,
                                   std::vector<std::string> &Notes);
