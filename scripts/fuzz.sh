@@ -5,9 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
-dir=build-fuzz
-cmake -S . -B "$dir" -G Ninja -DFROST_BUILD_FUZZERS=ON -DFROST_BUILD_TESTS=OFF \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
+# FUZZ_BUILD_DIR: a clang tree configured with FROST_BUILD_FUZZERS=ON already
+# (scripts/test.sh's sanitized one); else build-fuzz is configured here.
+dir=${FUZZ_BUILD_DIR:-build-fuzz}
+if [ -z "${FUZZ_BUILD_DIR:-}" ]; then
+  cmake -S . -B "$dir" -G Ninja -DFROST_BUILD_FUZZERS=ON -DFROST_BUILD_TESTS=OFF \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
+fi
 ninja -C "$dir" frost-fuzz-checkpoint frost-fuzz-checkpoint-corpus >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -44,13 +44,15 @@ run_suite() { # name build-dir cmake-args...
 }
 
 run_suite release build
+# One clang tree for the sanitized suite and the fuzzer: the libraries and
+# protos are compiled once for both.
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  run_suite sanitized build-asan -DFROST_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-if [ -x scripts/fuzz.sh ]; then
-  echo "== fuzzing"
-  if bash scripts/fuzz.sh > "$log/fuzz" 2>&1; then passed=$((passed + 1)); tail -3 "$log/fuzz"
-  else failed=$((failed + 1)); tail -40 "$log/fuzz"; fi
-fi
+  run_suite sanitized build-sanitized -DFROST_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+  -DFROST_BUILD_FUZZERS=ON -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
+echo "== fuzzing"
+if FUZZ_BUILD_DIR=build-sanitized bash scripts/fuzz.sh > "$log/fuzz" 2>&1; then
+  passed=$((passed + 1)); tail -3 "$log/fuzz"
+else failed=$((failed + 1)); tail -40 "$log/fuzz"; fi
 
 rm -rf "$log"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -144,9 +144,13 @@ class FunctionGraphLayoutPass : public Pass {
         break;
       Stack.push_back(Next);
     }
-    std::stable_sort(Walk.begin(), Walk.end(), [](const Node *A, const Node *B) {
-      return !A->inputs().empty() && B->inputs().empty();
-    });
+    // Nodes with inputs first, each group in walk order.
+    std::vector<Node *> Sorted;
+    for (bool WithInputs : {true, false})
+      for (Node *N : Walk)
+        if (N->inputs().empty() != WithInputs)
+          Sorted.push_back(N);
+    Walk = std::move(Sorted);
 
     std::vector<Node *> Order(Sources);
     std::vector<bool> Placed(G.idBound());

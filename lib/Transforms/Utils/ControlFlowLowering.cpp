@@ -58,10 +58,14 @@ void addStrictInputSemantics(Node &N, bool TakesResource,
     if (!llvm::is_contained(ControlSources, In.Src) &&
         !matchOp(In.Src, {"Placeholder", "VarHandleOp"}) && !Captured.contains(In.Src->name()))
       Sources.push_back(In.Src);
-  std::stable_sort(Sources.begin(), Sources.end(),
-                   [&](const Node *A, const Node *B) { return Rank(*A) < Rank(*B); });
-  for (Node *Src : Sources)
-    N.addControlInput(Src);
+  // By rank, ties in input order (a stable sort without std::stable_sort,
+  // which clang flags in libstdc++ 12 for its deprecated temporary buffer).
+  std::vector<std::pair<unsigned, unsigned>> Order;
+  for (unsigned I = 0; I < Sources.size(); ++I)
+    Order.push_back({Rank(*Sources[I]), I});
+  llvm::sort(Order);
+  for (const auto &Entry : Order)
+    N.addControlInput(Sources[Entry.second]);
 }
 
 namespace {
