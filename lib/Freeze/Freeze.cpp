@@ -27,6 +27,8 @@
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <map>
+
 namespace frost {
 
 namespace {
@@ -62,6 +64,9 @@ struct Targets {
   std::vector<std::string> Keep;
   /// A TF2 signature's inputs, kept even when unused (as TensorFlow does).
   std::vector<std::string> SignatureInputs;
+  /// Keep in the function's output order (the signature's key order), for
+  /// the layout: the same outputs give the same graph, however named.
+  std::vector<std::string> FunctionOutputs;
 };
 
 /// Gives pass `P` of the freeze sequence its options.
@@ -97,7 +102,7 @@ absl::Status configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeIn
   }
   if (Name == "function-graph-layout") {
     FROST_RETURN_IF_ERROR(setList(P, "inputs", T.SignatureInputs));
-    return setList(P, "outputs", T.Keep);
+    return setList(P, "outputs", T.FunctionOutputs);
   }
   return absl::OkStatus();
 }
@@ -204,8 +209,9 @@ std::vector<std::string> pythonCallWarnings(const Graph &G) {
       "has; elsewhere it fails with \"callback pyfunc_N is not found\"")};
 }
 
-/// The signature's keys -> tensor names, sorted by key.
-void recordSignature(const Model &M, FreezeResult &R) {
+/// The signature's keys -> tensor names, sorted by key: its inputs, and the
+/// outputs whose nodes are kept.
+void recordSignature(const Model &M, FreezeResult &R, const std::vector<std::string> &Keep) {
   const tensorflow::MetaGraphDef *Meta = M.metaGraph();
   if (!Meta || R.Signature.empty())
     return;
@@ -217,7 +223,8 @@ void recordSignature(const Model &M, FreezeResult &R) {
   for (const auto &[Key, Info] : It->second.inputs())
     R.SignatureInputs.push_back({Key, Info.name()});
   for (const auto &[Key, Info] : It->second.outputs())
-    R.SignatureOutputs.push_back({Key, Info.name()});
+    if (llvm::is_contained(Keep, nodeOfTensor(Info.name())))
+      R.SignatureOutputs.push_back({Key, Info.name()});
   llvm::sort(R.SignatureInputs);
   llvm::sort(R.SignatureOutputs);
 }
@@ -291,6 +298,16 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   Targets T;
   if (M.kind() == ContainerKind::SavedModel) {
     std::string Sig = requestedSignature(C, M);
+    if (Sig.empty()) {
+      // Output keys and node names of one signature choose it.
+      absl::StatusOr<std::string> Holding = signatureOfOutputs(C, M);
+      if (!Holding.ok())
+        return Holding.status();
+      Sig = *std::move(Holding);
+      if (!Sig.empty())
+        note(absl::StrCat("freezing for signature '", Sig, "', which has --outputs ",
+                          absl::StrJoin(C.Outputs, ",")));
+    }
     if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
       FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P,
                              createPass(Registry, "instantiate-signature"));
@@ -314,7 +331,8 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     }
   }
 
-  absl::StatusOr<std::vector<FreezeOutput>> Outputs = resolveFreezeOutputs(C, M, Pending);
+  absl::StatusOr<std::vector<FreezeOutput>> Outputs =
+      resolveFreezeOutputs(C, M, Sequence.FunctionGraph ? C.Signature : "", Pending);
   noteAll(Pending);
   if (!Outputs.ok())
     return Outputs.status();
@@ -348,6 +366,17 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
         T.Keep.push_back(Init);
   }
   FROST_RETURN_IF_ERROR(checkCheckpointNeeded(In, T.Keep, C, Ctx.analyses()));
+  if (Sequence.FunctionGraph) {
+    std::map<std::string, std::string> ByKey; // sorted: the function's order
+    for (const auto &[Key, Info] : M.metaGraph()->signature_def().at(C.Signature).outputs())
+      ByKey[Key] = nodeOfTensor(Info.name());
+    for (const auto &[Key, Out] : ByKey)
+      if (llvm::is_contained(T.Keep, Out) && !llvm::is_contained(T.FunctionOutputs, Out))
+        T.FunctionOutputs.push_back(Out);
+    for (const std::string &Kept : T.Keep)
+      if (!llvm::is_contained(T.FunctionOutputs, Kept))
+        T.FunctionOutputs.push_back(Kept);
+  }
 
   Sequence.TableFiles = needsTableFiles(M.graph(), T.Keep, Ctx.analyses());
   Sequence.RenameVariables = !C.Rename.empty();
@@ -369,7 +398,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
                  << R.Pipeline << "\n";
 
   R.Signature = C.Signature;
-  recordSignature(M, R);
+  recordSignature(M, R, T.Keep);
   R.NodesBefore = M.graph().size();
   FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
   FROST_RETURN_IF_ERROR(checkEdgeTypes(M, R));

@@ -35,10 +35,19 @@ std::string nodeOfTensor(llvm::StringRef Tensor);
 /// or the model's default one when no output is named.
 std::string requestedSignature(const FreezeOptions &O, const Model &M);
 
+/// In a TF2 SavedModel run without a signature, the signature that holds
+/// every name of O.Outputs (an output key, or a node or tensor of the graph
+/// its function is instantiated as); "" when the names are not for one (a
+/// TF1 SavedModel, `collection:`, nodes of the SavedModel's own graph).
+/// Names in several signatures, in none, or in no one signature are errors.
+absl::StatusOr<std::string> signatureOfOutputs(const FreezeOptions &O, const Model &M);
+
 /// The output nodes: what O.Outputs names, else the signature's outputs;
-/// each node once, in the order first named.
+/// each node once, in the order first named. An output key of signature
+/// `KeySignature` (when not empty) names that output.
 absl::StatusOr<std::vector<FreezeOutput>> resolveFreezeOutputs(const FreezeOptions &O,
                                                                const Model &M,
+                                                               llvm::StringRef KeySignature,
                                                                std::vector<std::string> &Notes);
 
 /// The initializers of the lookup tables the `Keep` nodes read, and the

@@ -344,6 +344,49 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature) {
   return Call ? calledFunction(*Call) : "";
 }
 
+absl::StatusOr<SignatureGraphNames> signatureGraphNames(const Model &M,
+                                                        llvm::StringRef Signature) {
+  const tensorflow::SignatureDef *Sig = findSignature(M, Signature);
+  const Node *Call = Sig ? signatureCall(M.graph(), *Sig) : nullptr;
+  const tensorflow::FunctionDef *F =
+      Call ? findFunction(M.graph(), calledFunction(*Call)) : nullptr;
+  if (!F)
+    return absl::InvalidArgumentError(
+        absl::StrCat("signature '", Signature.str(), "' is no call of a library function"));
+  // The body copied as instantiateSignature copies it, every argument a
+  // Placeholder: the names are the same.
+  Graph Scratch;
+  std::vector<TensorOf> Args;
+  for (const tensorflow::OpDef::ArgDef &Arg : F->signature().input_arg()) {
+    if (Scratch.findNode(Arg.name()))
+      return absl::InvalidArgumentError(absl::StrCat("signature '", Signature.str(),
+                                                     "': two arguments are named '",
+                                                     Arg.name(), "'"));
+    Node *N = Scratch.createNode(Arg.name(), "Placeholder");
+    N->attr("dtype").set_type(Arg.type());
+    Args.push_back({N, 0});
+  }
+  BodyCopyOptions Options;
+  Options.Args = std::move(Args);
+  FROST_ASSIGN_OR_RETURN(BodyCopy Body,
+                         copyFunctionBody(Scratch, *F, modelOpRegistry(M), Options));
+  SignatureGraphNames Names;
+  for (const auto &[Key, Info] : Sig->outputs()) {
+    int Port = splitTensorName(Info.name()).second;
+    if (Port < 0 || Port >= static_cast<int>(Body.Returns.size()))
+      return absl::InvalidArgumentError(absl::StrCat("signature '", Signature.str(),
+                                                     "': output '", Key, "' is ", Info.name(),
+                                                     " but the function has ",
+                                                     Body.Returns.size(), " outputs"));
+    const TensorOf &T = Body.Returns[Port];
+    Names.Outputs.push_back({Key, absl::StrCat(T.Src->name().str(), ":", T.Port)});
+  }
+  llvm::sort(Names.Outputs);
+  for (const Node &N : Scratch)
+    Names.Nodes.push_back(N.name().str());
+  return Names;
+}
+
 absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
                                   llvm::StringRef Checkpoint, AnalysisManager &Analyses,
                                   std::vector<std::string> &Notes) {

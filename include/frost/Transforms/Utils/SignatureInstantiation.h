@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace frost {
@@ -37,6 +38,21 @@ absl::StatusOr<std::string> savedModelAssetPath(llvm::StringRef Path, llvm::Stri
 /// The function a signature's outputs come from, or "" when they are plain
 /// graph tensors (TF1 signatures) or the signature does not exist.
 std::string signatureFunction(const Model &M, llvm::StringRef Signature);
+
+/// The names of the graph instantiateSignature would make for `Signature`,
+/// found without reading a checkpoint: each output key with its tensor
+/// ("probs" -> "Identity_1:0"), and the nodes (an argument's, a body node's;
+/// not those built for a captured lookup table).
+struct SignatureGraphNames {
+  /// Sorted by key.
+  std::vector<std::pair<std::string, std::string>> Outputs;
+  std::vector<std::string> Nodes;
+};
+
+/// SignatureGraphNames of `Signature`; an error when it is no function's
+/// signature or its body cannot be copied.
+absl::StatusOr<SignatureGraphNames> signatureGraphNames(const Model &M,
+                                                        llvm::StringRef Signature);
 
 /// Replaces M's graph by signature `Signature`'s function instantiated as
 /// TensorFlow does for convert_variables_to_constants_v2. Captured variables
