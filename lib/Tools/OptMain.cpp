@@ -7,6 +7,7 @@
 #include "frost/Tools/OptMain.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
 #include "frost/Support/File.h"
@@ -32,6 +33,7 @@ struct OptConfig {
   PassManagerOptions PMOptions;
   bool DumpPipeline;
   bool GraphOnly = false;
+  bool AllowUnimportable = false;
   uint64_t SizeLimit = ProtobufSizeLimit;
 };
 
@@ -83,6 +85,16 @@ absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
   FROST_RETURN_IF_ERROR(parsePassPipeline(Config.Pipeline, Registry, PM));
   PassContext Ctx;
   FROST_RETURN_IF_ERROR(PM.run(*M, Ctx));
+  // TensorFlow could not import an op taking a resource or reference fed a
+  // value (a write left on a frozen variable). Pass tests that stop halfway
+  // through freezing say --allow-unimportable.
+  if (std::vector<IllTypedEdge> Bad = findIllTypedEdges(M->graph(), modelOpRegistry(*M));
+      !Bad.empty() && !Config.AllowUnimportable)
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": the graph would not import in TensorFlow: ",
+        describeIllTypedEdge(Bad.front()),
+        Bad.size() > 1 ? absl::StrCat(" (and ", Bad.size() - 1, " more)") : "",
+        "; drop-variable-writes or strip-training-ops rewrite writes to frozen variables"));
 
   Stopwatch Timer(Config.PMOptions.Timing, "write output");
   if (Config.GraphOnly)
@@ -180,6 +192,11 @@ int frostOptMain(int Argc, char **Argv) {
       "split-input-file",
       cl::desc("Treat each '# -----' separated part of a text input as its own graph"),
       cl::cat(Category));
+  cl::opt<bool> AllowUnimportable(
+      "allow-unimportable",
+      cl::desc("Write the graph even if TensorFlow could not import it (a write left on a "
+               "frozen variable)"),
+      cl::cat(Category));
   cl::opt<bool> GraphOnly("graph-only",
                          cl::desc("Write only the GraphDef, without its MetaGraph or SavedModel"),
                          cl::cat(Category));
@@ -231,6 +248,7 @@ int frostOptMain(int Argc, char **Argv) {
     Config.Tags = {"serve"};
   Config.SizeLimit = SizeLimit;
   Config.GraphOnly = GraphOnly;
+  Config.AllowUnimportable = AllowUnimportable;
   Config.PMOptions.VerifyEach = VerifyEach;
   Config.PMOptions.PrintIRAfterAll = PrintAfterAll;
   Config.PMOptions.PrintIRAfter.assign(PrintAfter.begin(), PrintAfter.end());
