@@ -175,7 +175,7 @@ absl::Status checkEdgeTypes(const Model &M, const FreezeResult &R) {
                          : M.variableSources().end();
   if (Source == M.variableSources().end())
     return absl::InternalError(absl::StrCat(Where, ": the frozen graph would not import: ",
-                                            describeIllTypedEdge(E), More));
+                                            describeIllTypedEdges(Bad)));
   bool RefAssign = User.op() == "Assign" || User.op() == "AssignAdd" || User.op() == "AssignSub";
   return absl::InvalidArgumentError(absl::StrCat(
       Where, ": '", User.name().str(), "' (", User.op().str(), ") writes variable '",

@@ -156,4 +156,11 @@ std::string describeIllTypedEdge(const IllTypedEdge &E) {
                       In.Src->op().str(), ") gives ", kindName(E.Given));
 }
 
+std::string describeIllTypedEdges(const std::vector<IllTypedEdge> &Edges) {
+  if (Edges.empty())
+    return "";
+  return absl::StrCat(describeIllTypedEdge(Edges.front()),
+                      Edges.size() > 1 ? absl::StrCat(" (and ", Edges.size() - 1, " more)") : "");
+}
+
 } // namespace frost

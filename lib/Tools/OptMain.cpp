@@ -92,9 +92,7 @@ absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
       !Bad.empty() && !Config.AllowUnimportable)
     return absl::InvalidArgumentError(absl::StrCat(
         DisplayName.str(), ": the graph would not import in TensorFlow: ",
-        describeIllTypedEdge(Bad.front()),
-        Bad.size() > 1 ? absl::StrCat(" (and ", Bad.size() - 1, " more)") : "",
-        "; drop-variable-writes or strip-training-ops rewrite writes to frozen variables"));
+        describeIllTypedEdges(Bad), "; drop-variable-writes or strip-training-ops rewrite writes to frozen variables"));
 
   Stopwatch Timer(Config.PMOptions.Timing, "write output");
   if (Config.GraphOnly)

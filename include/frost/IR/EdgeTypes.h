@@ -45,6 +45,9 @@ const Node *constantSource(const Input &In);
 /// gives a value".
 std::string describeIllTypedEdge(const IllTypedEdge &E);
 
+/// The first of `Edges` described, with "(and N more)" for the rest.
+std::string describeIllTypedEdges(const std::vector<IllTypedEdge> &Edges);
+
 } // namespace frost
 
 #endif // FROST_IR_EDGETYPES_H
