@@ -27,7 +27,9 @@ std::string dataShardPath(llvm::StringRef Prefix, int Shard, int NumShards) {
   return absl::StrFormat("%s.data-%05d-of-%05d", Prefix.str(), Shard, NumShards);
 }
 
-bool isV2Checkpoint(llvm::StringRef Prefix) { return fs::is_regular_file(indexPath(Prefix)); }
+// Any file there counts, so that an index that is a directory or a FIFO is
+// reported as what it is when opened.
+bool isV2Checkpoint(llvm::StringRef Prefix) { return fs::exists(indexPath(Prefix)); }
 
 static std::vector<std::string> globFiles(const std::string &Pattern) {
   std::vector<std::string> Out;
@@ -65,8 +67,9 @@ absl::StatusOr<std::vector<std::string>> findV1Files(llvm::StringRef Prefix) {
   bool IsPattern = Prefix.find_first_of("*?[") != llvm::StringRef::npos;
   if (IsPattern)
     Files = globFiles(P);
-  else if (fs::is_regular_file(P))
-    return std::vector<std::string>{P};
+  else if (fs::exists(P) && !fs::is_directory(P))
+    return std::vector<std::string>{P}; // opening it says what else it is
+
   else
     Files = globFiles(P + "-[0-9][0-9][0-9][0-9][0-9]-of-[0-9][0-9][0-9][0-9][0-9]");
   if (Files.empty())

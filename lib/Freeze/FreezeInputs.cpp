@@ -47,6 +47,13 @@ absl::Status checkOneInput(const FreezeOptions &O) {
   return absl::OkStatus();
 }
 
+/// Standard input, a FIFO or a device: a graph read as a stream (no
+/// checkpoint is ever one).
+bool isStream(const std::string &Path) {
+  return Path == "-" || (llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_regular_file(Path) &&
+                         !llvm::sys::fs::is_directory(Path));
+}
+
 /// A SaverDef file, binary or text.
 absl::StatusOr<tensorflow::SaverDef> readSaverDef(const std::string &Path) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> F, MappedFile::open(Path));
@@ -106,8 +113,9 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     bool IsDirectory = llvm::sys::fs::is_directory(P);
     if (IsDirectory && !isSavedModelDir(P)) {
       FROST_RETURN_IF_ERROR(useCheckpointOf(P));
-    } else if (IsDirectory || (llvm::sys::fs::is_regular_file(P) && !Ref.ends_with(".index") &&
-                               !Ref.contains(".data-"))) {
+    } else if (IsDirectory || isStream(P) ||
+               (llvm::sys::fs::is_regular_file(P) && !Ref.ends_with(".index") &&
+                !Ref.contains(".data-"))) {
       In.GraphPath = P;
     } else {
       FROST_RETURN_IF_ERROR(useCheckpointOf(P));

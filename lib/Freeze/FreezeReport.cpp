@@ -57,22 +57,28 @@ std::string sha256File(llvm::StringRef Path) {
 
 } // namespace
 
+absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, OutputFile &Out,
+                                            FrozenFormat Format, bool Hash, uint64_t SizeLimit) {
+  WriteOptions Write;
+  Write.Enc = Format == FrozenFormat::Text ? Encoding::Text : Encoding::Binary;
+  Write.SizeLimit = SizeLimit;
+  FROST_RETURN_IF_ERROR(writeModel(*Result.M, Out, Write));
+  FrozenFile F{Out.path(), Format, 0, ""};
+  // Only a file can be measured and read back (not standard output, a pipe or
+  // a device).
+  if (const std::string &Written = Out.writtenPath(); !Written.empty()) {
+    F.Bytes = fileSize(Written).value_or(0);
+    if (Hash)
+      F.Sha256 = sha256File(Written);
+  }
+  return F;
+}
+
 absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,
                                             FrozenFormat Format, bool Hash, uint64_t SizeLimit) {
-  if (Format == FrozenFormat::Text) {
-    FROST_RETURN_IF_ERROR(writeStringAtomically(Path, printModelText(*Result.M)));
-  } else {
-    WriteOptions Write;
-    Write.SizeLimit = SizeLimit;
-    FROST_RETURN_IF_ERROR(writeModel(*Result.M, Path, Write));
-  }
-  FrozenFile F{Path.str(), Format, 0, ""};
-  // Only a regular file can be measured and read back (not a pipe or device).
-  if (Path != "-" && llvm::sys::fs::is_regular_file(Path)) {
-    F.Bytes = fileSize(Path).value_or(0);
-    if (Hash)
-      F.Sha256 = sha256File(Path);
-  }
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+  FROST_ASSIGN_OR_RETURN(FrozenFile F, writeFrozenGraph(Result, *Out, Format, Hash, SizeLimit));
+  FROST_RETURN_IF_ERROR(Out->commit());
   return F;
 }
 

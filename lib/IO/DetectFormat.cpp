@@ -172,6 +172,22 @@ std::string foreignFormatAdvice(llvm::StringRef Bytes, llvm::StringRef Base) {
 
 } // namespace
 
+absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
+  if (std::string Advice = foreignFormatAdvice(Head, llvm::sys::path::filename(DisplayName));
+      !Advice.empty())
+    return absl::InvalidArgumentError(absl::StrCat(DisplayName.str(), ": ", Advice));
+  if (Head.empty() || detectEncoding(Head) == Encoding::Text)
+    return absl::OkStatus();
+  // A message starts with a tag: a field number above 0 and a known wire type.
+  llvm::StringRef Rest = Head;
+  std::optional<uint32_t> Tag = consumeVarint32(Rest);
+  uint32_t Type = Tag ? *Tag & 7 : 7;
+  if (Tag && (*Tag >> 3) != 0 && (Type <= 2 || Type == 5))
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      DisplayName.str(), ": not a protobuf file: malformed record at byte 0"));
+}
+
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,
                                               llvm::StringRef DisplayName) {
   llvm::StringRef Base = llvm::sys::path::filename(DisplayName);

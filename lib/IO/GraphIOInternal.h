@@ -25,6 +25,13 @@ inline constexpr uint32_t MetaGraphsField = 2; // SavedModel.meta_graphs
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,
                                               llvm::StringRef DisplayName);
 
+/// How deeply messages may nest in text input, as protobuf allows in binary.
+inline constexpr int MaxMessageDepth = 100;
+
+/// Refuses the first bytes of a stream that no model starts with (garbage from
+/// /dev/zero, a Keras file), so the rest is never read.
+absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName);
+
 /// "'name' (Op) 1.5 GiB, ..." for the five biggest of (size, description).
 std::string biggestNodesText(std::vector<std::pair<uint64_t, std::string>> Sizes);
 

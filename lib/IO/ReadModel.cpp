@@ -44,6 +44,9 @@ absl::Status parseText(llvm::StringRef Bytes, llvm::StringRef DisplayName,
   TextErrors Errors(DisplayName.str());
   TextFormat::Parser Parser;
   Parser.RecordErrorsTo(&Errors);
+  // Deeper text would overflow the parser's stack; binary input has the same
+  // limit from protobuf's CodedInputStream.
+  Parser.SetRecursionLimit(MaxMessageDepth);
   TextFormat::ParseInfoTree Tree;
   Parser.WriteLocationsTo(&Tree);
   if (Bytes.size() > static_cast<size_t>(INT32_MAX) ||
@@ -317,6 +320,10 @@ absl::StatusOr<std::unique_ptr<Model>> parseTextModel(llvm::StringRef Bytes, Con
 absl::StatusOr<std::unique_ptr<Model>> parseModel(llvm::StringRef Bytes,
                                                   llvm::StringRef DisplayName,
                                                   const ReadOptions &Options) {
+  if (llvm::StringRef(Bytes).trim().empty())
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": is empty", Bytes.empty() ? "" : " (only blanks)",
+        ", not a GraphDef, MetaGraphDef or SavedModel"));
   Encoding Enc = detectEncoding(Bytes);
   FROST_ASSIGN_OR_RETURN(ContainerKind Kind, detectContainer(Bytes, Enc, DisplayName));
   if (Enc == Encoding::Text)
@@ -340,11 +347,24 @@ absl::StatusOr<std::string> resolveModelFile(llvm::StringRef Path) {
       absl::StrCat(File, ": directory has no saved_model.pb or saved_model.pbtxt"));
 }
 
+std::string modelDisplayName(llvm::StringRef Path) {
+  return Path == "-" ? "<stdin>" : Path.str();
+}
+
+absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(llvm::StringRef Path) {
+  FROST_ASSIGN_OR_RETURN(std::string File, resolveModelFile(Path));
+  StreamPolicy Streams;
+  Streams.Allow = true;
+  Streams.CheckHead = [Name = modelDisplayName(File)](llvm::StringRef Head) {
+    return checkModelHead(Head, Name);
+  };
+  return MappedFile::open(File, Streams);
+}
+
 absl::StatusOr<std::unique_ptr<Model>> readModel(llvm::StringRef Path,
                                                  const ReadOptions &Options) {
-  FROST_ASSIGN_OR_RETURN(std::string File, resolveModelFile(Path));
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> Mapped, MappedFile::open(File));
-  return parseModel(Mapped->bytes(), File == "-" ? "<stdin>" : File, Options);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> Mapped, openModelFile(Path));
+  return parseModel(Mapped->bytes(), modelDisplayName(Mapped->path()), Options);
 }
 
 

@@ -307,20 +307,24 @@ absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &O
   return Out;
 }
 
-absl::Status writeModel(const Model &M, llvm::StringRef Path, const WriteOptions &Options) {
-  if (Options.Enc == Encoding::Text) {
-    return writeStringAtomically(Path, printModelText(M));
-  }
+absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Options) {
+  if (Options.Enc == Encoding::Text)
+    return Out.writeString(printModelText(M));
   ModelEncoder Encoder(M);
-  FROST_RETURN_IF_ERROR(checkWriteSize(Encoder, M, Path, Options.SizeLimit));
-  return writeFileAtomically(Path, [&](google::protobuf::io::ZeroCopyOutputStream &Stream) {
+  FROST_RETURN_IF_ERROR(checkWriteSize(Encoder, M, Out.path(), Options.SizeLimit));
+  return Out.write([&](google::protobuf::io::ZeroCopyOutputStream &Stream) {
     CodedOutputStream Coded(&Stream);
     Coded.SetSerializationDeterministic(true);
     Encoder.write(Coded);
-    return Coded.HadError() ? absl::InternalError(absl::StrCat(Path.str(), ": write failed"))
+    return Coded.HadError() ? absl::InternalError(absl::StrCat(Out.path(), ": write failed"))
                             : absl::OkStatus();
   });
 }
 
+absl::Status writeModel(const Model &M, llvm::StringRef Path, const WriteOptions &Options) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+  FROST_RETURN_IF_ERROR(writeModel(M, *Out, Options));
+  return Out->commit();
+}
 
 } // namespace frost

@@ -6,12 +6,13 @@
 #include "google/protobuf/io/zero_copy_stream_impl.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <iostream>
-#include <iterator>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -26,40 +27,134 @@ static absl::Status errnoStatus(llvm::StringRef Path, llvm::StringRef What) {
   return absl::InvalidArgumentError(Message);
 }
 
-absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Path) {
+//===----------------------------------------------------------------------===//
+// Inputs never overwritten
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct InputRegistry {
+  std::mutex Lock;
+  std::map<std::pair<dev_t, ino_t>, std::string> Files;
+};
+
+InputRegistry &inputRegistry() {
+  static InputRegistry R;
+  return R;
+}
+
+void noteInode(const struct stat &St, llvm::StringRef Path) {
+  if (!S_ISREG(St.st_mode))
+    return;
+  InputRegistry &R = inputRegistry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Files.emplace(std::make_pair(St.st_dev, St.st_ino), Path.str());
+}
+
+/// A checkpoint or model path without its file extension: what its sibling
+/// files start with.
+llvm::StringRef inputPrefix(llvm::StringRef Name) {
+  for (llvm::StringRef Ext : {".meta", ".index", ".pbtxt", ".pb"})
+    if (Name.ends_with(Ext))
+      return Name.drop_back(Ext.size());
+  if (size_t Data = Name.rfind(".data-"); Data != llvm::StringRef::npos)
+    return Name.take_front(Data);
+  return Name;
+}
+
+} // namespace
+
+/// What a path that is not a regular file is, for messages.
+static const char *fileKindName(mode_t Mode) {
+  if (S_ISDIR(Mode))
+    return "a directory";
+  if (S_ISFIFO(Mode))
+    return "a FIFO";
+  if (S_ISCHR(Mode))
+    return "a character device";
+  if (S_ISBLK(Mode))
+    return "a block device";
+  if (S_ISSOCK(Mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+/// Reads `Fd` to its end into `Out`, refusing more than MaxStreamBytes.
+static absl::Status readStream(int Fd, llvm::StringRef Path, const StreamPolicy &Streams,
+                               std::string &Out) {
+  constexpr size_t HeadBytes = 64 << 10;
+  bool HeadChecked = !Streams.CheckHead;
+  char Buffer[HeadBytes];
+  while (true) {
+    ssize_t N = ::read(Fd, Buffer, sizeof(Buffer));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return errnoStatus(Path, "cannot read");
+    if (N == 0)
+      break;
+    if (Out.size() + static_cast<size_t>(N) > MaxStreamBytes)
+      return absl::ResourceExhaustedError(absl::StrCat(
+          Path.str(), ": stream is longer than ", MaxStreamBytes,
+          " bytes (protobuf's limit); stopped reading there"));
+    Out.append(Buffer, static_cast<size_t>(N));
+    if (!HeadChecked && Out.size() >= HeadBytes) {
+      HeadChecked = true;
+      FROST_RETURN_IF_ERROR(Streams.CheckHead(Out));
+    }
+  }
+  if (!HeadChecked)
+    FROST_RETURN_IF_ERROR(Streams.CheckHead(Out));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Path,
+                                                             const StreamPolicy &Streams) {
   std::unique_ptr<MappedFile> File(new MappedFile());
   File->Path = Path.str();
-  if (Path == "-") {
-    File->Owned.assign(std::istreambuf_iterator<char>(std::cin), {});
+  auto readStreamInto = [&](int Fd, llvm::StringRef Name) -> absl::Status {
+    FROST_RETURN_IF_ERROR(readStream(Fd, Name, Streams, File->Owned));
     File->Data = File->Owned.data();
     File->Size = File->Owned.size();
+    return absl::OkStatus();
+  };
+  if (Path == "-") {
+    if (!Streams.Allow)
+      return absl::InvalidArgumentError("standard input ('-') cannot be read here: name a file");
+    FROST_RETURN_IF_ERROR(readStreamInto(STDIN_FILENO, "<stdin>"));
     return File;
   }
+  // stat before open: opening a FIFO that is refused would wait for a writer.
+  struct stat St;
+  if (::stat(File->Path.c_str(), &St) != 0)
+    return errnoStatus(Path, "cannot open");
+  if (S_ISDIR(St.st_mode))
+    return absl::InvalidArgumentError(absl::StrCat(Path.str(), ": is a directory, not a file"));
+  bool IsStream = !S_ISREG(St.st_mode);
+  if (IsStream && !Streams.Allow)
+    return absl::InvalidArgumentError(
+        absl::StrCat(Path.str(), ": is ", fileKindName(St.st_mode), ", not a regular file"));
   int Fd = ::open(File->Path.c_str(), O_RDONLY | O_CLOEXEC);
   if (Fd < 0)
     return errnoStatus(Path, "cannot open");
-  struct stat St;
-  if (::fstat(Fd, &St) != 0) {
-    absl::Status S = errnoStatus(Path, "cannot stat");
-    ::close(Fd);
-    return S;
-  }
-  if (S_ISDIR(St.st_mode)) {
-    ::close(Fd);
-    return absl::InvalidArgumentError(absl::StrCat(Path.str(), ": is a directory, not a file"));
-  }
-  File->Size = static_cast<size_t>(St.st_size);
-  if (File->Size > 0) {
+  absl::Status S = absl::OkStatus();
+  if (IsStream) {
+    S = readStreamInto(Fd, Path);
+  } else if (::fstat(Fd, &St) != 0) {
+    S = errnoStatus(Path, "cannot stat");
+  } else if (noteInode(St, Path); St.st_size > 0) {
+    File->Size = static_cast<size_t>(St.st_size);
     void *Addr = ::mmap(nullptr, File->Size, PROT_READ, MAP_PRIVATE, Fd, 0);
     if (Addr == MAP_FAILED) {
-      absl::Status S = errnoStatus(Path, "cannot map");
-      ::close(Fd);
-      return S;
+      S = errnoStatus(Path, "cannot map");
+    } else {
+      File->Data = static_cast<const char *>(Addr);
+      File->IsMapped = true;
     }
-    File->Data = static_cast<const char *>(Addr);
-    File->IsMapped = true;
   }
   ::close(Fd);
+  if (!S.ok())
+    return S;
   return File;
 }
 
@@ -68,10 +163,90 @@ MappedFile::~MappedFile() {
     ::munmap(const_cast<char *>(Data), Size);
 }
 
-absl::Status writeFileAtomically(
-    llvm::StringRef Path,
-    const std::function<absl::Status(google::protobuf::io::ZeroCopyOutputStream &)>
-        &Produce) {
+void noteInputFile(llvm::StringRef Path) {
+  struct stat St;
+  if (::stat(std::string(Path).c_str(), &St) == 0)
+    noteInode(St, Path);
+}
+
+void noteInputFiles(llvm::StringRef Path) {
+  namespace fs = std::filesystem;
+  // Bounded: a huge directory given as input is not walked for ever.
+  constexpr int MaxEntries = 100000;
+  int Seen = 0;
+  std::error_code EC;
+  std::string P = Path.str();
+  if (fs::is_directory(P, EC)) {
+    for (fs::recursive_directory_iterator It(P, fs::directory_options::skip_permission_denied,
+                                             EC),
+         End;
+         !EC && It != End && Seen++ < MaxEntries; It.increment(EC))
+      noteInputFile(It->path().string());
+    return;
+  }
+  noteInputFile(Path);
+  fs::path Parent = fs::path(P).parent_path();
+  std::string Prefix = inputPrefix(fs::path(P).filename().string()).str();
+  if (Prefix.empty())
+    return;
+  for (fs::directory_iterator It(Parent.empty() ? fs::path(".") : Parent, EC), End;
+       !EC && It != End && Seen++ < MaxEntries; It.increment(EC)) {
+    std::string Name = It->path().filename().string();
+    if (Name == Prefix || llvm::StringRef(Name).starts_with(Prefix + "."))
+      noteInputFile(It->path().string());
+  }
+}
+
+absl::Status checkNotAnInput(llvm::StringRef Path) {
+  struct stat St;
+  if (Path == "-" || ::stat(std::string(Path).c_str(), &St) != 0)
+    return absl::OkStatus();
+  InputRegistry &R = inputRegistry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto It = R.Files.find({St.st_dev, St.st_ino});
+  if (It == R.Files.end())
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      Path.str(), ": is ", It->second == Path ? "an input" : "the same file as the input ",
+      It->second == Path ? "" : It->second, "; write the output elsewhere"));
+}
+
+//===----------------------------------------------------------------------===//
+// Output files
+//===----------------------------------------------------------------------===//
+
+absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef Path) {
+  std::unique_ptr<OutputFile> Out(new OutputFile());
+  Out->Path = Path.str();
+  if (Path == "-")
+    return Out;
+  if (Path.empty())
+    return absl::InvalidArgumentError("an output file name is empty");
+  struct stat St;
+  if (::stat(Out->Path.c_str(), &St) == 0) {
+    if (S_ISDIR(St.st_mode))
+      return absl::InvalidArgumentError(
+          absl::StrCat(Path.str(), ": is a directory; give a file name to write"));
+    FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+    if (!S_ISREG(St.st_mode))
+      return Out; // a device or pipe, written in place
+  }
+  std::filesystem::path Parent = std::filesystem::path(Out->Path).parent_path();
+  const std::string Dir = Parent.empty() ? std::string(".") : Parent.string();
+  if (::stat(Dir.c_str(), &St) != 0 || !S_ISDIR(St.st_mode))
+    return absl::NotFoundError(absl::StrCat(Path.str(), ": cannot write there: '", Dir,
+                                            "' is not an existing directory"));
+  if (::access(Dir.c_str(), W_OK) != 0)
+    return errnoStatus(Path, absl::StrCat("cannot write in '", Dir, "'"));
+  return Out;
+}
+
+OutputFile::~OutputFile() {
+  if (!Temp.empty() && !Committed)
+    ::unlink(Temp.c_str());
+}
+
+absl::Status OutputFile::write(const OutputProducer &Produce) {
   using google::protobuf::io::FileOutputStream;
   if (Path == "-") {
     FileOutputStream Out(STDOUT_FILENO);
@@ -80,44 +255,46 @@ absl::Status writeFileAtomically(
       return absl::InternalError("cannot write to standard output");
     return S;
   }
+  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
   auto produceInto = [&](int Fd) {
     FileOutputStream Out(Fd);
     absl::Status S = Produce(Out);
     if (!Out.Close() && S.ok())
-      S = absl::InternalError(absl::StrCat(Path.str(), ": write failed: ",
-                                           std::strerror(Out.GetErrno())));
+      S = absl::InternalError(
+          absl::StrCat(Path, ": write failed: ", std::strerror(Out.GetErrno())));
     return S;
   };
   // A device or pipe (-o /dev/null) is written in place: renaming a file
   // onto it would replace the device itself.
-  if (struct stat St; ::stat(std::string(Path).c_str(), &St) == 0 &&
+  if (struct stat St; ::stat(Path.c_str(), &St) == 0 &&
                       (S_ISCHR(St.st_mode) || S_ISFIFO(St.st_mode))) {
-    int Fd = ::open(std::string(Path).c_str(), O_WRONLY | O_CLOEXEC);
+    int Fd = ::open(Path.c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0)
       return errnoStatus(Path, "cannot open");
     return produceInto(Fd);
   }
-  std::string Temp = absl::StrCat(Path.str(), ".tmp.XXXXXX");
-  int Fd = ::mkstemp(Temp.data());
+  std::string Pattern = absl::StrCat(Path, ".tmp.XXXXXX");
+  int Fd = ::mkstemp(Pattern.data());
   if (Fd < 0)
     return errnoStatus(Path, "cannot create a temporary file beside");
+  Temp = Pattern;
   ::fchmod(Fd, 0644);
   absl::Status S = produceInto(Fd);
-  if (S.ok() && ::rename(Temp.c_str(), std::string(Path).c_str()) != 0)
-    S = errnoStatus(Path, "cannot rename the temporary file onto");
-  if (!S.ok())
+  if (!S.ok()) {
     ::unlink(Temp.c_str());
+    Temp.clear();
+  }
   return S;
 }
 
-absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
-  return writeFileAtomically(Path, [&](google::protobuf::io::ZeroCopyOutputStream &Out) {
+absl::Status OutputFile::writeString(llvm::StringRef Contents) {
+  return write([&](google::protobuf::io::ZeroCopyOutputStream &Out) {
     size_t Done = 0;
     while (Done < Contents.size()) {
       void *Buffer;
       int Size;
       if (!Out.Next(&Buffer, &Size))
-        return absl::InternalError(absl::StrCat(Path.str(), ": write failed"));
+        return absl::InternalError(absl::StrCat(Path, ": write failed"));
       size_t N = std::min<size_t>(static_cast<size_t>(Size), Contents.size() - Done);
       std::memcpy(Buffer, Contents.data() + Done, N);
       Done += N;
@@ -126,6 +303,28 @@ absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Content
     }
     return absl::OkStatus();
   });
+}
+
+absl::Status OutputFile::commit() {
+  if (Temp.empty() || Committed)
+    return absl::OkStatus();
+  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+  if (::rename(Temp.c_str(), Path.c_str()) != 0)
+    return errnoStatus(Path, "cannot rename the temporary file onto");
+  Committed = true;
+  return absl::OkStatus();
+}
+
+absl::Status writeFileAtomically(llvm::StringRef Path, const OutputProducer &Produce) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+  FROST_RETURN_IF_ERROR(Out->write(Produce));
+  return Out->commit();
+}
+
+absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+  FROST_RETURN_IF_ERROR(Out->writeString(Contents));
+  return Out->commit();
 }
 
 absl::StatusOr<uint64_t> fileSize(llvm::StringRef Path) {

@@ -39,14 +39,16 @@ absl::StatusOr<bool> ArgParser::parseBool(llvm::StringRef Text) {
 absl::StatusOr<const ArgParser::Option *> ArgParser::lookup(llvm::StringRef Spelled,
                                                             llvm::StringRef Name) const {
   std::string Wanted = normalize(Name);
+  // As in argparse, "--o" is a long spelling: never the short option -o.
+  bool Long = Spelled.starts_with("--");
   for (const Option &O : Options)
     for (const std::string &N : O.Names)
-      if (normalize(N) == Wanted)
+      if (normalize(N) == Wanted && (N.size() > 1) == Long)
         return &O;
   // argparse: an unambiguous prefix of a long option names it.
   std::vector<const Option *> Matches;
   std::vector<std::string> MatchNames;
-  if (Wanted.size() > 1)
+  if (Long)
     for (const Option &O : Options)
       for (const std::string &N : O.Names)
         if (N.size() > 1 && llvm::StringRef(normalize(N)).starts_with(Wanted)) {

@@ -20,6 +20,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <filesystem>
 
 namespace frost {
 
@@ -219,6 +220,16 @@ const char *Usage =
     "directory (with --signature or --outputs). Options may be shortened to any unambiguous\n"
     "prefix, and `_` and `-` are the same in their names.\n";
 
+/// Whether two output paths name one file (existing or not).
+bool sameFile(const std::string &A, const std::string &B) {
+  if (A == "-" || B == "-")
+    return A == B;
+  std::error_code EC1, EC2;
+  std::filesystem::path PA = std::filesystem::weakly_canonical(A, EC1);
+  std::filesystem::path PB = std::filesystem::weakly_canonical(B, EC2);
+  return EC1 || EC2 ? A == B : PA == PB;
+}
+
 std::string formatSeconds(double S) { return llvm::formatv("{0:f3} s", S).str(); }
 
 int runFreeze(FreezeConfig &C) {
@@ -235,6 +246,28 @@ int runFreeze(FreezeConfig &C) {
     return fail(absl::InvalidArgumentError(
         "no output file: give -o FROZEN.pb (freeze_graph.py: --output_graph; - for stdout)"));
 
+  // Before any work: no output may replace an input, and a run that fails
+  // writes nothing, so both paths are checked now and committed together.
+  for (const std::string *Input : {&C.O.InputGraph, &C.O.InputMetaGraph, &C.O.SavedModelDir,
+                                   &C.O.Checkpoint, &C.O.InputSaver})
+    if (!Input->empty())
+      noteInputFiles(*Input);
+  for (const std::string &Input : C.O.Positional)
+    noteInputFiles(Input);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
+  if (!Output.ok())
+    return fail(Output.status());
+  std::unique_ptr<OutputFile> Report;
+  if (!C.ReportPath.empty()) {
+    if (sameFile(C.ReportPath, C.Output))
+      return fail(absl::InvalidArgumentError(absl::StrCat(
+          "--report ", C.ReportPath, " and the output are the same file: name two files")));
+    absl::StatusOr<std::unique_ptr<OutputFile>> R = OutputFile::prepare(C.ReportPath);
+    if (!R.ok())
+      return fail(R.status());
+    Report = std::move(*R);
+  }
+
   absl::StatusOr<FreezeResult> Result = freeze(C.O);
   if (!Result.ok())
     return fail(Result.status());
@@ -243,17 +276,20 @@ int runFreeze(FreezeConfig &C) {
   bool Text = C.Emit == "pbtxt" || (C.Emit.empty() && llvm::StringRef(C.Output).ends_with(".pbtxt"));
   absl::StatusOr<FrozenFile> Written = [&] {
     Stopwatch Timer(&Timing, "write output");
-    return writeFrozenGraph(R, C.Output, Text ? FrozenFormat::Text : FrozenFormat::Binary,
-                            /*Hash=*/!C.ReportPath.empty(), C.O.SizeLimit);
+    return writeFrozenGraph(R, **Output, Text ? FrozenFormat::Text : FrozenFormat::Binary,
+                            /*Hash=*/Report != nullptr, C.O.SizeLimit);
   }();
   if (!Written.ok())
     return fail(Written.status());
   double TotalSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
-
-  if (!C.ReportPath.empty())
-    if (absl::Status S = writeStringAtomically(
-            C.ReportPath, freezeReportJson(R, *Written, Timing, TotalSeconds));
+  if (Report)
+    if (absl::Status S = Report->writeString(freezeReportJson(R, *Written, Timing, TotalSeconds));
         !S.ok())
+      return fail(S);
+  if (absl::Status S = (*Output)->commit(); !S.ok())
+    return fail(S);
+  if (Report)
+    if (absl::Status S = Report->commit(); !S.ok())
       return fail(S);
   if (C.Timing)
     Timing.print(llvm::errs());
@@ -277,11 +313,12 @@ int runFreeze(FreezeConfig &C) {
 } // namespace
 
 int frostFreezeMain(int Argc, char **Argv) {
+  initTool();
   FreezeConfig C;
   ArgParser Parser = makeParser(C);
   std::vector<const char *> Args(Argv + 1, Argv + Argc);
   if (absl::Status S = Parser.parse(Args, C.O.Positional); !S.ok()) {
-    llvm::errs() << "freeze-graph: error: " << std::string(S.message()) << "\n";
+    llvm::errs() << "freeze-graph: error: " << cutLongWords(std::string(S.message())) << "\n";
     return 2;
   }
   if (C.Help) {

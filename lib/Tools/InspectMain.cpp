@@ -77,6 +77,7 @@ absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) 
 } // namespace
 
 int frostInspectMain(int Argc, char **Argv) {
+  initTool();
   namespace cl = llvm::cl;
   cl::OptionCategory CheckpointCat("checkpoint options");
   cl::OptionCategory GraphCat("graph options");
@@ -125,11 +126,9 @@ int frostInspectMain(int Argc, char **Argv) {
   cl::HideUnrelatedOptions(CheckpointCat, CheckpointCmd);
   cl::HideUnrelatedOptions(GraphCat, GraphCmd);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << frostVersion() << "\n"; });
-  if (!cl::ParseCommandLineOptions(Argc, Argv,
-                                   "frost-inspect: look inside TensorFlow checkpoints and "
-                                   "graphs\n",
-                                   &llvm::errs()))
-    return 1;
+  if (int Usage = parseToolCommandLine(
+          Argc, Argv, "frost-inspect: look inside TensorFlow checkpoints and graphs\n"))
+    return Usage;
 
   absl::Status S;
   if (CheckpointCmd) {

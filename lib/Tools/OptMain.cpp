@@ -172,6 +172,7 @@ void printPassList(const PassRegistry &Registry, llvm::raw_ostream &OS, bool Mar
 } // namespace
 
 int frostOptMain(int Argc, char **Argv) {
+  initTool();
   namespace cl = llvm::cl;
   cl::OptionCategory Category("frost-opt options");
   cl::opt<std::string> Input(cl::Positional, cl::desc("<input graph, or - for stdin>"),
@@ -227,10 +228,9 @@ int frostOptMain(int Argc, char **Argv) {
 
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << frostVersion() << "\n"; });
-  if (!cl::ParseCommandLineOptions(Argc, Argv,
-                                   "frost-opt: run a pass pipeline over a TensorFlow graph\n",
-                                   &llvm::errs()))
-    return 1;
+  if (int Usage = parseToolCommandLine(
+          Argc, Argv, "frost-opt: run a pass pipeline over a TensorFlow graph\n"))
+    return Usage;
 
   PassRegistry Registry;
   registerAllPasses(Registry);
@@ -275,14 +275,12 @@ int frostOptMain(int Argc, char **Argv) {
     return 1;
   }
 
-  absl::StatusOr<std::string> InputFile = resolveModelFile(Config.Input);
-  absl::StatusOr<std::unique_ptr<MappedFile>> File =
-      InputFile.ok() ? MappedFile::open(*InputFile) : InputFile.status();
+  absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Config.Input);
   if (!File.ok()) {
     printError(File.status());
     return 1;
   }
-  std::string DisplayName = Config.Input == "-" ? "<stdin>" : *InputFile;
+  std::string DisplayName = modelDisplayName((*File)->path());
   std::vector<std::string> Chunks;
   if (Config.SplitInputFile)
     Chunks = splitInput((*File)->bytes());

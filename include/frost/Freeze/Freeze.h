@@ -131,6 +131,12 @@ absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::St
                                             FrozenFormat Format, bool Hash = false,
                                             uint64_t SizeLimit = ProtobufSizeLimit);
 
+/// Writes the frozen graph into `Out`, left for the caller to commit (with a
+/// report written beside it).
+absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, OutputFile &Out,
+                                            FrozenFormat Format, bool Hash = false,
+                                            uint64_t SizeLimit = ProtobufSizeLimit);
+
 /// The JSON report of a freeze (docs/freeze-graph.md): inputs, outputs, each
 /// frozen variable with its key, node counts, the output file, timings.
 std::string freezeReportJson(const FreezeResult &Result, const FrozenFile &Output,

@@ -11,6 +11,7 @@
 #define FROST_IO_GRAPHIO_H
 
 #include "frost/IR/Model.h"
+#include "frost/Support/File.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -44,6 +45,14 @@ struct WriteOptions {
 /// saved_model.pb (or .pbtxt).
 absl::StatusOr<std::string> resolveModelFile(llvm::StringRef Path);
 
+/// Opens the model file for `Path` (resolved as above). "-", FIFOs and devices
+/// are read as streams, refused after their first bytes when they start as no
+/// model can.
+absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(llvm::StringRef Path);
+
+/// The name of a model input in messages: "<stdin>" for "-".
+std::string modelDisplayName(llvm::StringRef Path);
+
 /// Reads a model file, or a SavedModel directory.
 absl::StatusOr<std::unique_ptr<Model>> readModel(llvm::StringRef Path,
                                                  const ReadOptions &Options = {});
@@ -57,6 +66,9 @@ absl::StatusOr<std::unique_ptr<Model>> parseModel(llvm::StringRef Bytes,
 /// Writes the model atomically ("-" = standard output).
 absl::Status writeModel(const Model &M, llvm::StringRef Path,
                         const WriteOptions &Options = {});
+
+/// Writes the model into `Out`, to be committed by the caller.
+absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Options = {});
 
 /// The model in protobuf text form.
 std::string printModelText(const Model &M);
