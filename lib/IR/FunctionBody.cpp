@@ -6,6 +6,9 @@
 #include "frost/IR/OpInfo.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -240,6 +243,88 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
 absl::StatusOr<BodyCopy> copyFunctionBody(Graph &G, const tensorflow::FunctionDef &F,
                                           const OpRegistry &Ops, const BodyCopyOptions &Options) {
   return BodyCopier(G, F, Ops, Options).run();
+}
+
+namespace {
+
+void addFunctionsOfAttr(const tensorflow::AttrValue &V, const FunctionIndex &Functions,
+                        std::vector<const tensorflow::FunctionDef *> &Out) {
+  auto add = [&](llvm::StringRef Name) {
+    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && !llvm::is_contained(Out, F))
+      Out.push_back(F);
+  };
+  if (V.has_func())
+    add(V.func().name());
+  else if (V.has_list())
+    for (const tensorflow::NameAttrList &Func : V.list().func())
+      add(Func.name());
+}
+
+} // namespace
+
+std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
+                                                                 const FunctionIndex &Functions) {
+  std::vector<const tensorflow::FunctionDef *> Out;
+  for (const tensorflow::NodeDef &N : F.node_def()) {
+    if (const tensorflow::FunctionDef *Callee = Functions.find(N.op());
+        Callee && !llvm::is_contained(Out, Callee))
+      Out.push_back(Callee);
+    // Sorted keys: the same order on every run.
+    std::vector<const std::string *> Keys;
+    for (const auto &Entry : N.attr())
+      Keys.push_back(&Entry.first);
+    llvm::sort(Keys, [](const std::string *A, const std::string *B) { return *A < *B; });
+    for (const std::string *Key : Keys)
+      addFunctionsOfAttr(N.attr().at(*Key), Functions, Out);
+  }
+  return Out;
+}
+
+absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,
+                              const FunctionIndex &Functions,
+                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands) {
+  // Iterative depth-first search (a deep call chain must not overflow the
+  // stack): 1 = on the current path, 2 = done.
+  llvm::DenseMap<const tensorflow::FunctionDef *, int> State;
+  struct Frame {
+    const tensorflow::FunctionDef *F;
+    std::vector<const tensorflow::FunctionDef *> Callees;
+    size_t Next = 0;
+  };
+  for (const tensorflow::FunctionDef *Root : Roots) {
+    if (!Expands(*Root) || State.count(Root))
+      continue;
+    std::vector<Frame> Path;
+    Path.push_back({Root, referencedFunctions(*Root, Functions)});
+    State[Root] = 1;
+    while (!Path.empty()) {
+      Frame &Top = Path.back();
+      if (Top.Next == Top.Callees.size()) {
+        State[Top.F] = 2;
+        Path.pop_back();
+        continue;
+      }
+      const tensorflow::FunctionDef *Callee = Top.Callees[Top.Next++];
+      if (!Expands(*Callee))
+        continue;
+      int &S = State[Callee];
+      if (S == 2)
+        continue;
+      if (S == 1) {
+        auto Start = llvm::find_if(Path, [&](const Frame &Fr) { return Fr.F == Callee; });
+        std::vector<std::string> Through;
+        for (auto It = std::next(Start); It != Path.end(); ++It)
+          Through.push_back(It->F->signature().name());
+        return absl::InvalidArgumentError(absl::StrCat(
+            "function '", Callee->signature().name(), "' calls itself",
+            Through.empty() ? "" : absl::StrCat(" through ", absl::StrJoin(Through, ", ")),
+            ": a recursive function cannot be inlined"));
+      }
+      S = 1;
+      Path.push_back({Callee, referencedFunctions(*Callee, Functions)});
+    }
+  }
+  return absl::OkStatus();
 }
 
 } // namespace frost

@@ -48,6 +48,10 @@ class InlineFunctionsPass : public Pass {
       "Also lower If/Case/While marked _lower_using_switch_merge to Switch/Merge in the same "
       "walk, and inline their branches (TensorFlow's lower_control_flow=True)",
       false};
+  Option<int64_t> MaxNewNodes{
+      *this, "max-new-nodes",
+      "Fail rather than create more nodes than this (a library whose calls multiply)",
+      5000000};
   Statistic NumInlined{*this, "calls-inlined", "Function calls replaced by their bodies"};
   Statistic NumLowered{*this, "control-flow-lowered", "If, Case and While nodes lowered"};
   Statistic NumFunctionsDropped{*this, "functions-dropped",
@@ -88,11 +92,39 @@ class InlineFunctionsPass : public Pass {
     const tensorflow::FunctionDef *Def = Functions.find(Name);
     if (!Def)
       return nullptr;
-    if (auto It = Def->attr().find("_noinline"); It != Def->attr().end() && It->second.b())
-      return nullptr;
-    if (Def->attr().count("api_implements"))
-      return nullptr; // Grappler leaves these to the implementation selector
-    return Def;
+    // Grappler leaves api_implements functions to the implementation selector.
+    return expands(*Def) ? Def : nullptr;
+  }
+
+  /// Functions that would be copied: neither _noinline nor left to an
+  /// implementation selector.
+  static bool expands(const tensorflow::FunctionDef &F) {
+    if (auto It = F.attr().find("_noinline"); It != F.attr().end() && It->second.b())
+      return false;
+    return !F.attr().count("api_implements");
+  }
+
+  /// A function reachable from the graph that calls itself would be inlined
+  /// for ever.
+  static absl::Status checkNoRecursion(const Graph &G, const FunctionIndex &Functions) {
+    for (const Node &N : G) {
+      std::vector<const tensorflow::FunctionDef *> Roots;
+      if (const tensorflow::FunctionDef *F = Functions.find(N.op()))
+        Roots.push_back(F);
+      for (const auto &Entry : N.attrs()) {
+        const tensorflow::AttrValue &V = Entry.second;
+        if (V.has_func())
+          Roots.push_back(Functions.find(V.func().name()));
+        else if (V.has_list())
+          for (const tensorflow::NameAttrList &Func : V.list().func())
+            Roots.push_back(Functions.find(Func.name()));
+      }
+      llvm::erase(Roots, nullptr);
+      if (absl::Status S = checkNoCallCycle(Roots, Functions, expands); !S.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat("node '", N.name().str(), "': ", S.message()));
+    }
+    return absl::OkStatus();
   }
 
   absl::Status inlineCall(Graph &G, Node &Call, const tensorflow::FunctionDef &F,
@@ -107,8 +139,10 @@ class InlineFunctionsPass : public Pass {
     // Neither inlining nor lowering changes the library until the walk ends.
     FunctionIndex Functions(G.library());
     Captured = &M.capturedInputs();
+    FROST_RETURN_IF_ERROR(checkNoRecursion(G, Functions));
     std::vector<Node *> Walk = graphConstructionOrder(G);
     Rank.assign(G.idBound(), 0);
+    const uint64_t NodesBefore = G.idBound();
     for (unsigned I = 0; I < Walk.size(); ++I)
       Rank[Walk[I]->id()] = I;
     for (size_t I = 0; I < Walk.size(); ++I) {
@@ -124,6 +158,10 @@ class InlineFunctionsPass : public Pass {
       } else {
         continue;
       }
+      if (static_cast<int64_t>(G.idBound() - NodesBefore) > *MaxNewNodes)
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "node '", N.name().str(), "': inlining has created more than ", *MaxNewNodes,
+            " nodes (max-new-nodes): the library's calls multiply too much to inline"));
       // The new nodes are the tail of the node list, in creation order.
       auto First = G.end();
       while (First != G.begin() && std::prev(First)->id() >= Bound)

@@ -70,6 +70,19 @@ private:
   llvm::StringMap<const tensorflow::FunctionDef *> ByName;
 };
 
+/// The library functions a function's body refers to: ops that name one and
+/// function-valued attributes (call targets, branches, loop bodies), each once
+/// in order of first appearance.
+std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
+                                                                 const FunctionIndex &Functions);
+
+/// Refuses a call cycle among the functions reachable from `Roots`, following
+/// references into functions `Expands` accepts (those a pass would copy):
+/// "function 'A' calls itself through B, C". Copying such a body would never end.
+absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,
+                              const FunctionIndex &Functions,
+                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands);
+
 } // namespace frost
 
 #endif // FROST_IR_FUNCTIONBODY_H
