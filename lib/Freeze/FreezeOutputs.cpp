@@ -305,7 +305,7 @@ absl::StatusOr<std::string> signatureOfOutputs(const FreezeOptions &C, const Mod
                                   " (signatures: ", absl::StrJoin(SigNames, ", "), ")"));
   }
   if (!Errors.empty())
-    return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
+    return absl::NotFoundError(joinFindings(Errors));
   return absl::InvalidArgumentError(absl::StrCat(
       "outputs ", absl::StrJoin(Split, ", "), " are in no one signature of ", M.sourcePath(),
       ": freeze one signature at a time (--signature)"));
@@ -362,7 +362,7 @@ absl::StatusOr<std::vector<FreezeOutput>> resolveFreezeOutputs(const FreezeOptio
     }
   }
   if (!Errors.empty())
-    return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
+    return absl::NotFoundError(joinFindings(Errors));
   if (Out.empty() && M.kind() == ContainerKind::SavedModel) {
     std::vector<std::string> Keys = servedSignatures(M);
     if (!Keys.empty())

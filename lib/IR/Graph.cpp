@@ -1,4 +1,5 @@
 //===- Graph.cpp - Frost's in-memory graph IR -----------------------------===//
+#include "frost/Support/Suggest.h"
 #include "frost/IR/Graph.h"
 
 #include "absl/strings/str_cat.h"
@@ -376,7 +377,7 @@ absl::StatusOr<std::unique_ptr<Graph>> GraphBuilder::finish(tensorflow::GraphDef
   }
   Forward.clear();
   if (!Errors.empty())
-    return absl::InvalidArgumentError(absl::StrJoin(Errors, "\n"));
+    return absl::InvalidArgumentError(joinFindings(Errors));
   Other.clear_node();
   G->Other.Swap(&Other);
   return std::move(G);

@@ -2,12 +2,16 @@
 #include "frost/IR/Verifier.h"
 
 #include "frost/IR/ConstructionOrder.h"
+#include "frost/IR/FunctionBody.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/Support/Escape.h"
+#include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace frost {
 
@@ -55,13 +59,88 @@ void checkCycles(const Graph &G, std::vector<std::string> &Errors) {
                                 absl::StrJoin(Names, ", ")));
 }
 
+/// TensorFlow's node and op name rule ([A-Za-z0-9._][A-Za-z0-9_.\-/>]*): a
+/// name with a blank or control byte would not import, nor read back as binary.
+bool isValidTensorFlowName(llvm::StringRef Name) {
+  auto inner = [](char C) {
+    return llvm::isAlnum(C) || C == '_' || C == '.' || C == '-' || C == '/' || C == '>';
+  };
+  return !Name.empty() && (llvm::isAlnum(Name[0]) || Name[0] == '.' || Name[0] == '_') &&
+         llvm::all_of(Name.drop_front(), inner);
+}
+
+/// The function-valued attributes an op needs to name library functions.
+llvm::ArrayRef<const char *> functionAttrsOf(llvm::StringRef Op) {
+  static const char *const While[] = {"cond", "body"};
+  static const char *const If[] = {"then_branch", "else_branch"};
+  static const char *const Case[] = {"branches"};
+  static const char *const Call[] = {"f"};
+  if (Op == "While" || Op == "StatelessWhile")
+    return While;
+  if (Op == "If" || Op == "StatelessIf")
+    return If;
+  if (Op == "Case" || Op == "StatelessCase")
+    return Case;
+  if (Op == "PartitionedCall" || Op == "StatefulPartitionedCall" || Op == "SymbolicGradient")
+    return Call;
+  return {};
+}
+
+/// A call or control-flow node whose functions are not in the library would
+/// not run (TensorFlow's lowering and inlining fail on it).
+void checkFunctionsExist(const Graph &G, const Node &N, const FunctionIndex &Functions,
+                         std::vector<std::string> &Errors) {
+  for (const char *Attr : functionAttrsOf(N.op())) {
+    const tensorflow::AttrValue *V = N.findAttr(Attr);
+    if (!V || (!V->has_func() && !V->has_list())) {
+      Errors.push_back(absl::StrCat(describe(N), ": has no function attribute '", Attr, "'"));
+      continue;
+    }
+    std::vector<std::string> Names;
+    if (V->has_func())
+      Names.push_back(V->func().name());
+    for (const tensorflow::NameAttrList &F : V->list().func())
+      Names.push_back(F.name());
+    for (const std::string &Name : Names)
+      if (!Functions.find(Name))
+        Errors.push_back(absl::StrCat(describe(N), ": ", Attr, " function '", Name,
+                                      "' is not in the graph's library"));
+  }
+  (void)G;
+}
+
+/// TensorFlow's importer refuses `_class: "loc:@x"` naming no node.
+void checkColocation(const Graph &G, const Node &N, std::vector<std::string> &Errors) {
+  const tensorflow::AttrValue *Class = N.findAttr("_class");
+  if (!Class || !Class->has_list())
+    return;
+  for (const std::string &Entry : Class->list().s()) {
+    llvm::StringRef Target(Entry);
+    if (Target.consume_front("loc:@") && !G.findNode(Target))
+      Errors.push_back(absl::StrCat(describe(N), ": colocated with '", Target.str(),
+                                    "' (_class loc:@), which is not in the graph"));
+  }
+}
+
 } // namespace
 
 absl::Status verifyGraph(const Graph &G) {
   std::vector<std::string> Errors;
   // Output counts per producer id: -2 not looked up yet, -1 unknown op.
   std::vector<int> Outputs(G.idBound(), -2);
+  FunctionIndex Functions(G.library());
   for (const Node &N : G) {
+    if (!isValidTensorFlowName(N.name()))
+      Errors.push_back(absl::StrCat("node '", escapeBytes(N.name(), '\'', ByteEscape::Hex),
+                                    "': not a valid TensorFlow node name"));
+    if (N.op().empty())
+      Errors.push_back(absl::StrCat(describe(N), ": has no op"));
+    else if (!isValidTensorFlowName(N.op()))
+      Errors.push_back(absl::StrCat("node '", N.name().str(), "': op '",
+                                    escapeBytes(N.op(), '\'', ByteEscape::Hex),
+                                    "' is not a valid TensorFlow op name"));
+    checkFunctionsExist(G, N, Functions, Errors);
+    checkColocation(G, N, Errors);
     bool SeenControl = false;
     for (unsigned I = 0; I < N.numInputs(); ++I) {
       const Input &In = N.input(I);
@@ -88,7 +167,7 @@ absl::Status verifyGraph(const Graph &G) {
   checkCycles(G, Errors);
   if (Errors.empty())
     return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrJoin(Errors, "\n"));
+  return absl::InvalidArgumentError(joinFindings(Errors));
 }
 
 } // namespace frost

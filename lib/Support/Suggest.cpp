@@ -43,4 +43,13 @@ std::string quotedAlternatives(const std::vector<std::string> &Names) {
   return Out;
 }
 
+std::string joinFindings(const std::vector<std::string> &Findings, size_t Max) {
+  std::string Out;
+  for (size_t I = 0; I < Findings.size() && I < Max; ++I)
+    absl::StrAppend(&Out, I ? "\n" : "", Findings[I]);
+  if (Findings.size() > Max)
+    absl::StrAppend(&Out, "\n  (and ", Findings.size() - Max, " more)");
+  return Out;
+}
+
 } // namespace frost

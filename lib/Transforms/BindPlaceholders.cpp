@@ -316,7 +316,7 @@ class BindPlaceholdersPass : public Pass {
       Planned.emplace_back(N, std::move(T));
     }
     if (!Problems.empty())
-      return absl::Status(Code, absl::StrJoin(Problems, "\n"));
+      return absl::Status(Code, joinFindings(Problems));
 
     std::vector<std::string> Done;
     for (size_t I = 0; I < Planned.size(); ++I) {

@@ -36,6 +36,7 @@
 //    error (TensorFlow's HashTable refuses it).
 //
 //===----------------------------------------------------------------------===//
+#include "frost/Support/Suggest.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/Support/Escape.h"
@@ -414,7 +415,7 @@ class InlineTableFilesPass : public Pass {
                                       S.message()));
       }
     if (!Errors.empty())
-      return absl::Status(Code, absl::StrJoin(Errors, "\n"));
+      return absl::Status(Code, joinFindings(Errors));
     if (NumTables.value() == Before)
       Ctx.markGraphAnalysesPreserved();
     return absl::OkStatus();

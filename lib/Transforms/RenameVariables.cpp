@@ -43,7 +43,7 @@ class RenameVariablesPass : public Pass {
     }
     if (Errors.empty())
       return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrJoin(Errors, "\n"));
+    return absl::InvalidArgumentError(joinFindings(Errors));
   }
 
   absl::Status run(Model &M, PassContext &Ctx) override {
@@ -72,7 +72,7 @@ class RenameVariablesPass : public Pass {
     }
     if (Errors.empty())
       return absl::OkStatus();
-    return absl::NotFoundError(absl::StrJoin(Errors, "\n"));
+    return absl::NotFoundError(joinFindings(Errors));
   }
 };
 

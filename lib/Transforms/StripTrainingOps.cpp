@@ -28,6 +28,7 @@
 // AddV2 do not take them.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/Support/Suggest.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/Transforms/Passes.h"
@@ -130,7 +131,7 @@ class StripTrainingOpsPass : public Pass {
           "); it has no inference equivalent: choose outputs that do not need it"));
     }
     if (!Problems.empty())
-      return absl::UnimplementedError(absl::StrJoin(Problems, "\n"));
+      return absl::UnimplementedError(joinFindings(Problems));
 
     for (Node &N : G) {
       for (const Rewrite &R : Rewrites) {

@@ -148,7 +148,11 @@ TEST(GraphIOTest, TellsContainersApartByContentAlone) {
   google::protobuf::TextFormat::PrintToString(Meta, &Text);
   EXPECT_EQ(detectEncoding(Text), Encoding::Text);
   EXPECT_EQ(parseOk("# comment\n" + Text, "x.txt")->kind(), ContainerKind::MetaGraph);
-  EXPECT_EQ(parseOk("", "empty.pb")->graph().size(), 0u);
+  // An empty file is a mistake (a failed download, /dev/null), not a graph.
+  auto Empty = parseModel("", "empty.pb");
+  ASSERT_FALSE(Empty.ok());
+  EXPECT_EQ(Empty.status().message(),
+            "empty.pb: is empty, not a GraphDef, MetaGraphDef or SavedModel");
 }
 
 TEST(GraphIOTest, MalformedInputsAreClearErrors) {

@@ -17,6 +17,10 @@ std::vector<std::string> closestNames(llvm::StringRef Name,
 /// "'a', 'b' or 'c'".
 std::string quotedAlternatives(const std::vector<std::string> &Names);
 
+/// Findings one per line, the first `Max` of them and then "(and N more)":
+/// a hostile input with 15,000 faults gets a readable message.
+std::string joinFindings(const std::vector<std::string> &Findings, size_t Max = 10);
+
 } // namespace frost
 
 #endif // FROST_SUPPORT_SUGGEST_H
