@@ -17,11 +17,12 @@ seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-2}
 # FUZZ_BUILD_DIR: a clang tree configured with FROST_BUILD_FUZZERS=ON already
 # (scripts/test.sh's sanitized one, a Debug build); else build-fuzz is
-# configured here, optimized, for long runs.
+# configured here for long runs: optimized, asserts kept (no -DNDEBUG).
 dir=${FUZZ_BUILD_DIR:-build-fuzz}
 if [ -z "${FUZZ_BUILD_DIR:-}" ]; then
   cmake -S . -B "$dir" -G Ninja -DFROST_BUILD_FUZZERS=ON -DFROST_BUILD_TESTS=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
 fi
 ninja -C "$dir" -j2 frost-fuzzers >/dev/null
