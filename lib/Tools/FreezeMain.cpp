@@ -26,16 +26,6 @@ namespace frost {
 
 namespace {
 
-/// What the flags say: the freeze itself, and what to do with its result.
-struct FreezeConfig {
-  FreezeOptions O;
-  std::string Output;
-  std::string Emit;
-  std::string ReportPath;
-  bool Quiet = false, Timing = false;
-  bool Help = false, Version = false;
-};
-
 /// "a, b ,c" -> {"a", "b", "c"}: freeze_graph.py drops every space.
 void appendCommaList(llvm::StringRef Text, std::vector<std::string> &Out) {
   llvm::SmallVector<llvm::StringRef, 8> Parts;
@@ -50,7 +40,7 @@ void appendCommaList(llvm::StringRef Text, std::vector<std::string> &Out) {
   }
 }
 
-ArgParser makeParser(FreezeConfig &C) {
+ArgParser makeParser(FreezeCommandLine &C) {
   using K = ArgParser::Kind;
   ArgParser P;
   auto str = [](std::string &Field) {
@@ -232,7 +222,7 @@ bool sameFile(const std::string &A, const std::string &B) {
 
 std::string formatSeconds(double S) { return llvm::formatv("{0:f3} s", S).str(); }
 
-int runFreeze(FreezeConfig &C) {
+int runFreeze(FreezeCommandLine &C) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point Start = Clock::now();
   TimingReport Timing;
@@ -312,17 +302,25 @@ int runFreeze(FreezeConfig &C) {
 
 } // namespace
 
+absl::Status parseFreezeCommandLine(llvm::ArrayRef<const char *> Args, FreezeCommandLine &C) {
+  return makeParser(C).parse(Args, C.O.Positional);
+}
+
+void printFreezeHelp(llvm::raw_ostream &OS) {
+  FreezeCommandLine Unused;
+  makeParser(Unused).printHelp(OS, Usage);
+}
+
 int frostFreezeMain(int Argc, char **Argv) {
   initTool();
-  FreezeConfig C;
-  ArgParser Parser = makeParser(C);
+  FreezeCommandLine C;
   std::vector<const char *> Args(Argv + 1, Argv + Argc);
-  if (absl::Status S = Parser.parse(Args, C.O.Positional); !S.ok()) {
+  if (absl::Status S = parseFreezeCommandLine(Args, C); !S.ok()) {
     llvm::errs() << "freeze-graph: error: " << cutLongWords(std::string(S.message())) << "\n";
     return 2;
   }
   if (C.Help) {
-    Parser.printHelp(llvm::outs(), Usage);
+    printFreezeHelp(llvm::outs());
     return 0;
   }
   if (C.Version) {

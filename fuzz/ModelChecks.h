@@ -1,0 +1,49 @@
+//===- ModelChecks.h - Import, verify and round-trip a model ----*- C++ -*-===//
+//
+// Shared by the binary and text model fuzzers: what frost-opt does with an
+// input before any pass (parseModel, verifyGraph), both writers, and the
+// promise that a model Frost read is written canonically: writing it in the
+// input's encoding, reading that back and writing again gives the same
+// bytes. The round trip stays in the input's encoding because a binary
+// GraphDef is told from a MetaGraphDef by content, which a .pbtxt need not
+// match (/work/fuzz-findings/model-text-1, issue #12).
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_FUZZ_MODELCHECKS_H
+#define FROST_FUZZ_MODELCHECKS_H
+
+#include "FuzzSupport.h"
+
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Verifier.h"
+
+namespace frost::fuzz {
+
+inline absl::StatusOr<std::string> write(const Model &M, Encoding Enc) {
+  if (Enc == Encoding::Text)
+    return printModelText(M);
+  return serializeModel(M);
+}
+
+inline void importVerifyRoundTrip(llvm::StringRef Bytes, llvm::StringRef FileName,
+                                  const ReadOptions &Options, Encoding Enc) {
+  absl::StatusOr<std::unique_ptr<Model>> M = parseModel(Bytes, FileName, Options);
+  if (!M.ok())
+    return;
+  (void)verifyGraph((*M)->graph());
+  (void)write(**M, Enc == Encoding::Text ? Encoding::Binary : Encoding::Text);
+  absl::StatusOr<std::string> Written = write(**M, Enc);
+  if (!Written.ok())
+    return; // e.g. beyond the size limit
+  absl::StatusOr<std::unique_ptr<Model>> Again = parseModel(*Written, FileName, Options);
+  if (!Again.ok())
+    invariantBroken("Frost cannot read back the model it wrote",
+                    std::string(Again.status().message()));
+  absl::StatusOr<std::string> Rewritten = write(**Again, Enc);
+  if (!Rewritten.ok() || *Rewritten != *Written)
+    invariantBroken("writing a model read back from Frost's own output changes it");
+}
+
+} // namespace frost::fuzz
+
+#endif // FROST_FUZZ_MODELCHECKS_H
