@@ -510,6 +510,39 @@ def checkpoint_cases():
     slices = [fb(1, fv(2, 1))] * 1000
     v1_case("ckpt-entry-1000-overlapping-slices", entry("float", [1], slices=slices))
 
+    # Partitioned variables: the full entry lists slices stored under their own keys.
+    def sliced(name, extents_list, slice_dims=None, slice_data=None, full_dims=(4,), argv=FREEZE, exit=(1,)):
+        def setup(d):
+            entries, data = std_entries()
+            data = bytearray(data)
+            slices = []
+            for k, extents in enumerate(extents_list):
+                ext = b""
+                for start, length in extents:
+                    ext += fb(1, (fv(1, start) if start else b"") + (fv(2, length) if length >= 0 else b""))
+                slices.append(ext)
+                dims = slice_dims[k] if slice_dims else [e[1] for e in extents]
+                raw = slice_data if slice_data is not None else floats(*([1.0] * min(64, max(0, dims[0]))))
+                # (numbers beyond +-63 get a clamped, hence wrong, key: the slice is missing then)
+                key = wc.slice_key("v1", [(max(-64, min(63, a)), max(-64, min(63, b))) for a, b in extents])
+                entries.append((key, entry("float", dims, len(data), len(raw), mask(crc32c(raw)))))
+                data += raw
+            entries[1] = (b"v1", entry("float", list(full_dims), slices=slices))
+            write_ckpt(d, entries=entries, data=bytes(data), meta=meta_graph(graph(model_nodes(v1_dims=full_dims))))
+        add(name, "checkpoint", argv, setup, exit=exit)
+    sliced("ckpt-slices-valid", [[(0, 2)], [(2, 2)]], exit=(0,))
+    sliced("ckpt-slices-valid-inspect", [[(0, 2)], [(2, 2)]], argv=INSPECT_VERIFY, exit=(0,))
+    sliced("ckpt-slices-past-end", [[(0, 2)], [(3, 2)]])
+    sliced("ckpt-slices-gap", [[(0, 1)], [(2, 2)]])
+    sliced("ckpt-slices-overlap", [[(0, 3)], [(2, 2)]], exit=(0, 1))
+    sliced("ckpt-slices-negative-start", [[(-2, 2)], [(0, 4)]])
+    sliced("ckpt-slices-length-huge", [[(0, 2 ** 40)]])
+    sliced("ckpt-slices-entry-shape-wrong", [[(0, 2)], [(2, 2)]], slice_dims=[[2], [3]])
+    sliced("ckpt-slices-entry-rank-wrong", [[(0, 2)], [(2, 2)]], slice_dims=[[2, 1, 1], [2]])
+    sliced("ckpt-slices-data-short", [[(0, 2)], [(2, 2)]], slice_data=b"\x00")
+    sliced("ckpt-slices-rank-mismatch", [[(0, 2), (0, 1)], [(2, 2), (0, 1)]])
+    sliced("ckpt-slices-huge-full-shape", [[(0, 2)]], full_dims=(2 ** 40,))
+
     # Data shards.
     ckpt_case("ckpt-data-missing", data=False, regex=r"data-00000-of-00001")
     ckpt_case("ckpt-data-missing-freeze", FREEZE, data=False, regex=r"data-00000-of-00001")
@@ -992,7 +1025,8 @@ def io_cases():
                        ("freeze-checkpoint", ["freeze-graph", "{d}/model.meta", "--checkpoint", "{d}/fifo.pb", "--outputs", "add", "-o", "{d}/out.pb"]),
                        ("opt-checkpoint", ["frost-opt", "{d}/model.meta", "-o", "{d}/out.pb", "--pass-pipeline=convert-variables-to-constants{checkpoint={d}/fifo.pb}"])):
         add("io-fifo-" + tool, "io", argv, fifo)
-    add("io-fifo-as-output", "io", ["frost-opt", "{d}/g.pbtxt", "-o", "{d}/fifo.pb"], fifo)
+    # (A FIFO as the output is left out: writing into it blocks until someone
+    # reads, as `cat > fifo` does.)
 
     def empty(name):
         return lambda d: write(os.path.join(d, name), b"")
@@ -1150,6 +1184,14 @@ def cli_cases():
       max_lines=MANY)
     c("opt-many-unknown-options", ["frost-opt", "{d}/g.pbtxt"] + ["--bogus%d" % i for i in range(15000)],
       max_lines=MANY)
+    bind_graph = ["freeze-graph", "{d}/g.pbtxt", "--outputs", "y", "-o", "{d}/out.pb", "--bind"]
+    c("freeze-bind-deep-brackets", bind_graph + ["x=" + "[" * 60000 + "1" + "]" * 60000], exit=(1, 2))
+    c("freeze-bind-unbalanced-brackets", bind_graph + ["x=" + "[" * 60000], exit=(1, 2))
+    c("freeze-bind-huge-list", bind_graph + ["x=[" + ",".join(["1"] * 60000) + "]"], exit=(1, 2))
+    c("freeze-bind-out-of-range", bind_graph + ["x=1e999"], exit=(1, 2), regex="range")
+    c("freeze-bind-unknown-placeholder", bind_graph + ["ghost=1"], exit=(1, 2), regex="ghost")
+    c("freeze-rename-many", ["freeze-graph", "{d}/model", "--outputs", "add", "-o", "{d}/out.pb", "--rename",
+                             ",".join("v%d:k%d" % (i, i) for i in range(10000))], exit=(1, 2), max_lines=MANY)
     c("freeze-long-tags", ["freeze-graph", "{d}/model", "--outputs", "add", "-o", "{d}/out.pb", "--tags", "t," * 20000],
       exit=(0, 1, 2))
 
