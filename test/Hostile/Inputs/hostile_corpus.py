@@ -39,8 +39,14 @@ crc32c, mask, varint = wc.crc32c, wc.mask, wc.varint
 
 # ------------------------------------------------------------ protobuf wire
 
+_TAGS = {}
+
+
 def tag(num, wire):
-    return varint((num << 3) | wire)
+    key = (num << 3) | wire
+    if key not in _TAGS:
+        _TAGS[key] = varint(key)
+    return _TAGS[key]
 
 
 def fv(num, v):
@@ -51,7 +57,8 @@ def fv(num, v):
 def fb(num, data):
     if isinstance(data, str):
         data = data.encode()
-    return tag(num, 2) + varint(len(data)) + data
+    n = len(data)
+    return tag(num, 2) + (bytes((n,)) if n < 128 else varint(n)) + data
 
 
 def f32(num, v):
@@ -111,9 +118,7 @@ def attr_entry(key, value):
 
 
 def node(name, op, inputs=(), attrs=None, device=None):
-    out = fb(1, name) + fb(2, op)
-    for i in inputs:
-        out += fb(3, i)
+    out = fb(1, name) + fb(2, op) + b"".join(fb(3, i) for i in inputs)
     if device:
         out += fb(4, device)
     for k, v in (attrs or {}).items():
@@ -664,6 +669,9 @@ SIMPLE_PB = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
 
 def graph_file(name, content):
     def setup(d):
+        nonlocal content
+        if callable(content):  # big inputs are built only when needed
+            content = content()
         write(os.path.join(d, name), content.encode() if isinstance(content, str) else content)
     return setup
 
@@ -957,32 +965,32 @@ def graph_cases():
 
     # Huge but legal graphs: must finish within the time limit.
     n_addn = 1000000
-    addn = graph([node("c", "Const", attrs={"dtype": a_type("float"), "value": a_tensor(tensor("float", [], [1.0]))}),
+    addn = lambda: graph([node("c", "Const", attrs={"dtype": a_type("float"), "value": a_tensor(tensor("float", [], [1.0]))}),
                   node("sum", "AddN", ["c"] * n_addn, attrs={"N": a_int(n_addn), "T": a_type("float")})])
     gcase("graph-huge-addn-1m-freeze", "g.pb", addn, freeze_graph_argv("g.pb", "sum"), exit=(0,))
     gcase("graph-huge-addn-1m-opt", "g.pb", addn, opt("g.pb", "--pass-pipeline=prune{outputs=sum},clear-devices"),
           exit=(0,))
-    noops = [node("n%d" % i, "NoOp") for i in range(200000)]
-    wide = graph(noops + [node("out", "NoOp", ["^n%d" % i for i in range(200000)])])
+    wide = lambda: graph([node("n%d" % i, "NoOp") for i in range(200000)]
+                         + [node("out", "NoOp", ["^n%d" % i for i in range(200000)])])
     gcase("graph-200k-noops-freeze", "g.pb", wide, freeze_graph_argv("g.pb", "out"), exit=(0,))
     gcase("graph-200k-noops-inspect", "g.pb", wide, inspect_graph("g.pb"), exit=(0,))
     gcase("graph-200k-noops-opt-all", "g.pb", wide,
           opt("g.pb", "--pass-pipeline=strip-save-nodes,prune{outputs=out},clear-devices,compress-constants"), exit=(0,))
-    chain = graph([node("n0", "Placeholder", attrs={"dtype": a_type("float")})]
+    chain = lambda: graph([node("n0", "Placeholder", attrs={"dtype": a_type("float")})]
                   + [node("n%d" % i, "Identity", ["n%d" % (i - 1)], attrs=F) for i in range(1, 200000)])
     gcase("graph-200k-chain-freeze", "g.pb", chain, freeze_graph_argv("g.pb", "n199999"), exit=(0,))
     gcase("graph-200k-chain-opt", "g.pb", chain, opt("g.pb", "--pass-pipeline=prune{outputs=n199999}"), exit=(0,))
-    ctrl_chain = graph([node("n0", "NoOp")] + [node("n%d" % i, "NoOp", ["^n%d" % (i - 1)]) for i in range(1, 200000)])
+    ctrl_chain = lambda: graph([node("n0", "NoOp")] + [node("n%d" % i, "NoOp", ["^n%d" % (i - 1)]) for i in range(1, 200000)])
     gcase("graph-200k-control-chain-freeze", "g.pb", ctrl_chain, freeze_graph_argv("g.pb", "n199999"), exit=(0,))
-    text_noops = "".join('node { name: "n%d" op: "NoOp" }\n' % i for i in range(200000))
+    text_noops = lambda: "".join('node { name: "n%d" op: "NoOp" }\n' % i for i in range(200000))
     gcase("graph-200k-noops-text", "g.pbtxt", text_noops, opt("g.pbtxt", "--pass-pipeline=prune{outputs=n7}"),
           exit=(0,))
     # Many missing inputs: the error is a few lines, not 200k.
-    many_missing = graph([node("out", "AddN", ["m%d" % i for i in range(200000)],
+    many_missing = lambda: graph([node("out", "AddN", ["m%d" % i for i in range(200000)],
                                attrs={"N": a_int(200000), "T": a_type("float")})])
     gcase("graph-200k-missing-inputs", "g.pb", many_missing, freeze_graph_argv("g.pb", "out"), max_lines=MANY)
     gcase("graph-200k-missing-inputs-opt", "g.pb", many_missing, opt("g.pb"), max_lines=MANY)
-    dups = graph([node("d", "NoOp") for _ in range(100000)])
+    dups = lambda: graph([node("d", "NoOp") for _ in range(100000)])
     gcase("graph-100k-duplicates", "g.pb", dups, opt("g.pb"), max_lines=MANY)
 
     # Very long names: the error must not echo all of it.
