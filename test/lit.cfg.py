@@ -43,3 +43,8 @@ else:
 
 if config.sanitized:
     config.available_features.add("sanitizer")
+
+# Tools that run Frost's binaries themselves (test/Hostile) need to know where
+# they are and whether they carry ASan (whose memory limit is not RLIMIT_AS).
+config.substitutions.append(("%frost_tools_dir", config.frost_tools_dir))
+config.substitutions.append(("%sanitized_flag", "--sanitized" if config.sanitized else ""))
