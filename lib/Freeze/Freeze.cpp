@@ -238,6 +238,21 @@ uint64_t FreezeResult::frozenBytes() const {
   return Bytes;
 }
 
+absl::Status checkFreezeOptions(const FreezeOptions &C) {
+  FROST_RETURN_IF_ERROR(checkOneInput(C));
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  for (const std::string &Name : C.PM.PrintIRAfter)
+    if (!Registry.findPass(Name))
+      return absl::InvalidArgumentError(
+          absl::StrCat("--print-ir-after: unknown pass '", Name, "'"));
+  PassManager Extra;
+  if (!C.ExtraPipeline.empty())
+    FROST_RETURN_IF_ERROR(
+        parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   FreezeOptions C = Options; // the policies below add a signature and binds
   llvm::raw_ostream &Notes = C.Notes ? *C.Notes : llvm::nulls();
@@ -248,12 +263,9 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     Texts.clear();
   };
 
+  FROST_RETURN_IF_ERROR(checkFreezeOptions(C));
   PassRegistry Registry;
   registerAllPasses(Registry);
-  for (const std::string &Name : C.PM.PrintIRAfter)
-    if (!Registry.findPass(Name))
-      return absl::InvalidArgumentError(
-          absl::StrCat("--print-ir-after: unknown pass '", Name, "'"));
   // The user's passes, checked before anything is read and added last.
   PassManager Extra;
   if (!C.ExtraPipeline.empty())

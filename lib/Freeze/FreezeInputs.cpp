@@ -28,6 +28,8 @@ bool isSavedModelDir(const std::string &Path) {
          llvm::sys::fs::is_regular_file(Path + "/saved_model.pbtxt");
 }
 
+} // namespace
+
 /// The one input path the options name.
 absl::Status checkOneInput(const FreezeOptions &O) {
   size_t NumInputs = !O.Positional.empty() + !O.SavedModelDir.empty() +
@@ -46,6 +48,8 @@ absl::Status checkOneInput(const FreezeOptions &O) {
         "SavedModel directory (see --help)");
   return absl::OkStatus();
 }
+
+namespace {
 
 /// Standard input, a FIFO or a device: a graph read as a stream (no
 /// checkpoint is ever one).

@@ -22,6 +22,9 @@ struct FreezeInput {
   std::string Checkpoint;
 };
 
+/// Exactly one input is named (positional, SavedModel or graph flags).
+absl::Status checkOneInput(const FreezeOptions &O);
+
 /// Reads the input model and finds its checkpoint; `Analyses` learns how a
 /// checkpoint path was resolved, `Notes` hears how the input was understood
 /// where that was not literal.

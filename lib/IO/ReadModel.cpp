@@ -100,6 +100,13 @@ absl::StatusOr<int> selectMetaGraph(const tensorflow::SavedModel &Saved,
       return I;
     Available.push_back(tagSetText(Saved.meta_graphs(I)));
   }
+  // A hostile file may hold thousands: name a few.
+  constexpr size_t MaxListed = 10;
+  size_t Total = Available.size();
+  if (Total > MaxListed) {
+    Available.resize(MaxListed);
+    Available.push_back(absl::StrCat("(and ", Total - MaxListed, " more)"));
+  }
   return absl::NotFoundError(absl::StrCat(
       DisplayName.str(), ": no meta graph with tags {",
       absl::StrJoin(Wanted, ","), "}; available tag sets: ", absl::StrJoin(Available, " ")));

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace frost {
@@ -122,6 +123,18 @@ void checkColocation(const Graph &G, const Node &N, std::vector<std::string> &Er
   }
 }
 
+/// TensorFlow refuses two different functions of one name ("a different
+/// function with the same name already exists"); identical twins are merged.
+void checkFunctionNames(const Graph &G, std::vector<std::string> &Errors) {
+  llvm::StringMap<const tensorflow::FunctionDef *> Seen;
+  for (const tensorflow::FunctionDef &F : G.library().function()) {
+    auto [It, New] = Seen.try_emplace(F.signature().name(), &F);
+    if (!New && !google::protobuf::util::MessageDifferencer::Equals(*It->second, F))
+      Errors.push_back(absl::StrCat("function '", F.signature().name(),
+                                    "' is defined twice, differently, in the graph's library"));
+  }
+}
+
 } // namespace
 
 absl::Status verifyGraph(const Graph &G) {
@@ -129,6 +142,7 @@ absl::Status verifyGraph(const Graph &G) {
   // Output counts per producer id: -2 not looked up yet, -1 unknown op.
   std::vector<int> Outputs(G.idBound(), -2);
   FunctionIndex Functions(G.library());
+  checkFunctionNames(G, Errors);
   for (const Node &N : G) {
     if (!isValidTensorFlowName(N.name()))
       Errors.push_back(absl::StrCat("node '", escapeBytes(N.name(), '\'', ByteEscape::Hex),

@@ -53,23 +53,24 @@ selectVariables(const CheckpointReader &R, llvm::ArrayRef<std::string> Names) {
       Out.push_back(&V);
     return Out;
   }
-  std::string Missing;
+  std::vector<std::string> Missing;
+  std::vector<llvm::StringRef> Known;
+  for (const VariableInfo &V : R.variables())
+    Known.push_back(V.Name);
   for (const std::string &Name : Names) {
     if (const VariableInfo *V = R.find(Name)) {
       Out.push_back(V);
       continue;
     }
-    std::vector<llvm::StringRef> Known;
-    for (const VariableInfo &V : R.variables())
-      Known.push_back(V.Name);
-    absl::StrAppend(&Missing, Missing.empty() ? "" : "\n", "checkpoint ", R.prefix(),
-                    " has no variable '", Name, "'");
-    std::vector<std::string> Close = closestNames(Name, Known);
-    if (!Close.empty())
-      absl::StrAppend(&Missing, "; did you mean ", quotedAlternatives(Close), "?");
+    std::string Line = absl::StrCat("checkpoint ", R.prefix(), " has no variable '", Name, "'");
+    // Suggestions only for the lines shown.
+    if (Missing.size() < 10)
+      if (std::vector<std::string> Close = closestNames(Name, Known); !Close.empty())
+        absl::StrAppend(&Line, "; did you mean ", quotedAlternatives(Close), "?");
+    Missing.push_back(std::move(Line));
   }
   if (!Missing.empty())
-    return absl::NotFoundError(Missing);
+    return absl::NotFoundError(joinFindings(Missing));
   return Out;
 }
 

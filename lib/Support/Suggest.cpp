@@ -7,6 +7,10 @@
 
 namespace frost {
 
+/// Edit distances cost length squared: hostile names beyond this get no
+/// letter-by-letter suggestions.
+constexpr size_t MaxEditedLength = 256;
+
 std::vector<std::string> closestNames(llvm::StringRef Name,
                                       const std::vector<llvm::StringRef> &Candidates) {
   // Allow roughly one typo per three characters, at least two.
@@ -21,6 +25,9 @@ std::vector<std::string> closestNames(llvm::StringRef Name,
       Score = 1;
     else if (Name.size() >= 3 && C.starts_with(Name))
       Score = MaxDistance + 1; // "serving" for "serving_default"
+    else if (Name.size() > MaxEditedLength ||
+             std::max(Name.size(), C.size()) - std::min(Name.size(), C.size()) > MaxDistance)
+      continue; // too far apart, or too long to compare letter by letter
     else
       Score = 1 + Name.edit_distance(C, /*AllowReplacements=*/true, MaxDistance + 1);
     if (Score <= MaxDistance + 1)

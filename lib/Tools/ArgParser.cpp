@@ -4,6 +4,7 @@
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -18,6 +19,17 @@ std::string normalize(llvm::StringRef Name) {
   std::string Out = Name.str();
   std::replace(Out.begin(), Out.end(), '_', '-');
   return Out;
+}
+
+/// Where `Text` has a control byte (tab and newline allowed when
+/// `Multiline`), or npos.
+size_t controlByteAt(llvm::StringRef Text, bool Multiline) {
+  for (size_t I = 0; I < Text.size(); ++I) {
+    auto C = static_cast<unsigned char>(Text[I]);
+    if ((C < 0x20 || C == 0x7f) && !(Multiline && (C == '\n' || C == '\t' || C == '\r')))
+      return I;
+  }
+  return llvm::StringRef::npos;
 }
 
 std::string spell(llvm::StringRef Name) {
@@ -86,6 +98,10 @@ absl::Status ArgParser::parse(llvm::ArrayRef<const char *> Args,
       break;
     }
     if (!Arg.starts_with("-") || Arg == "-") {
+      if (size_t At = controlByteAt(Arg, false); At != llvm::StringRef::npos)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "argument %d: byte 0x%02x at offset %d is a control character, which no path has",
+            I + 1, static_cast<unsigned char>(Arg[At]), At));
       Positional.push_back(Arg.str());
       continue;
     }
@@ -107,6 +123,13 @@ absl::Status ArgParser::parse(llvm::ArrayRef<const char *> Args,
     FROST_ASSIGN_OR_RETURN(const Option *O, lookup(Spelled, Name));
     std::string Display = spell(O->Names.front());
     auto apply = [&](llvm::StringRef V) -> absl::Status {
+      // Names and paths never hold control bytes; echoed in messages they
+      // would forge lines. A pipeline may be written over several lines.
+      bool Multiline = O->Names.front() == "pass-pipeline";
+      if (size_t At = controlByteAt(V, Multiline); At != llvm::StringRef::npos)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s: byte 0x%02x at offset %d is a control character, which no name or path has",
+            Display, static_cast<unsigned char>(V[At]), At));
       if (absl::Status S = O->Set(V); !S.ok())
         return absl::InvalidArgumentError(
             absl::StrCat(Display, "=", V.str(), ": ", S.message()));

@@ -232,9 +232,16 @@ int runFreeze(FreezeCommandLine &C) {
     printError(S);
     return 1;
   };
+  // Mistakes on the command line are usage errors: exit 2, as argparse does.
+  auto usage = [](const absl::Status &S) {
+    printError(S);
+    return 2;
+  };
   if (C.Output.empty())
-    return fail(absl::InvalidArgumentError(
+    return usage(absl::InvalidArgumentError(
         "no output file: give -o FROZEN.pb (freeze_graph.py: --output_graph; - for stdout)"));
+  if (absl::Status S = checkFreezeOptions(C.O); !S.ok())
+    return usage(S);
 
   // Before any work: no output may replace an input, and a run that fails
   // writes nothing, so both paths are checked now and committed together.

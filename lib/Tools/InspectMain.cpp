@@ -149,9 +149,10 @@ int frostInspectMain(int Argc, char **Argv) {
     Cmd.Json = GraphJson;
     S = runGraph(Cmd, llvm::outs());
   } else {
-    S = absl::InvalidArgumentError(
+    printError(absl::InvalidArgumentError(
         "no subcommand given; try 'frost-inspect checkpoint PATH' or 'frost-inspect graph "
-        "FILE' (see --help)");
+        "FILE' (see --help)"));
+    return 2;
   }
   llvm::outs().flush();
   if (!S.ok()) {

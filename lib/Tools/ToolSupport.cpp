@@ -1,6 +1,8 @@
 //===- ToolSupport.cpp - What every Frost tool does alike -----------------===//
 #include "frost/Tools/ToolSupport.h"
 
+#include "frost/Support/Suggest.h"
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/stubs/logging.h"
 #include "llvm/ADT/StringExtras.h"
@@ -93,9 +95,10 @@ int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
   // --help'" and "TOOL: Did you mean '--y'?" on lines of their own.
   std::string Tool = llvm::sys::path::filename(Argc > 0 ? Argv[0] : "frost").str();
   std::string Line;
+  std::vector<std::string> Findings;
   auto flush = [&] {
     if (!Line.empty())
-      llvm::errs() << Tool << ": error: " << cutLongWords(Line) << " (see --help)\n";
+      Findings.push_back(absl::StrCat(Tool, ": error: ", cutLongWords(Line), " (see --help)"));
     Line.clear();
   };
   llvm::StringRef Rest(Complaints);
@@ -119,6 +122,7 @@ int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
     Line[0] = llvm::toLower(Line[0]);
   }
   flush();
+  llvm::errs() << joinFindings(Findings) << "\n";
   llvm::errs().flush();
   return 2;
 }

@@ -61,6 +61,9 @@
 
 namespace frost {
 
+/// Warnings of one kind shown before the rest are counted.
+static constexpr size_t MaxWarnings = 10;
+
 namespace {
 
 using tensorflow::DataType;
@@ -178,21 +181,30 @@ std::vector<Node *> ConvertVariablesToConstantsPass::variablesToConvert(Model &M
   for (Node &N : G)
     if (isVariableOp(N.op()))
       VariableNames.push_back(N.name());
-  // Filters naming no variable are most likely typos: say so.
+  // Filters naming no variable are most likely typos: say so (ten times at
+  // most, then how many more).
+  std::vector<std::string> Typos;
   for (const ListOption<std::string> *Filter : {&Only, &Except})
     for (const std::string &Name : *Filter) {
       Node *N = G.findNode(Name);
       if (N && isVariableOp(N->op()))
         continue;
+      if (Typos.size() >= MaxWarnings) {
+        Typos.emplace_back();
+        continue;
+      }
       std::string Why = N ? absl::StrCat("'", Name, "' is not a variable (op ", N->op().str(), ")")
                           : absl::StrCat("no variable named '", Name, "'");
       std::vector<std::string> Close = closestNames(Name, VariableNames);
-      Ctx.warning(name(), absl::StrCat(Filter->name().str(), ": ", Why,
-                                       Close.empty() ? ""
-                                                     : absl::StrCat("; did you mean ",
-                                                                    quotedAlternatives(Close),
-                                                                    "?")));
+      Typos.push_back(absl::StrCat(
+          Filter->name().str(), ": ", Why,
+          Close.empty() ? "" : absl::StrCat("; did you mean ", quotedAlternatives(Close), "?")));
     }
+  for (size_t I = 0; I < Typos.size() && I < MaxWarnings; ++I)
+    Ctx.warning(name(), Typos[I]);
+  if (Typos.size() > MaxWarnings)
+    Ctx.warning(name(), absl::StrCat("(and ", Typos.size() - MaxWarnings,
+                                     " more names in only/except that are no variable)"));
   std::set<std::string, std::less<>> OnlySet(Only.begin(), Only.end());
   std::set<std::string, std::less<>> ExceptSet(Except.begin(), Except.end());
 

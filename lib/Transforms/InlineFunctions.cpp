@@ -51,7 +51,7 @@ class InlineFunctionsPass : public Pass {
   Option<int64_t> MaxNewNodes{
       *this, "max-new-nodes",
       "Fail rather than create more nodes than this (a library whose calls multiply)",
-      5000000};
+      1000000};
   Statistic NumInlined{*this, "calls-inlined", "Function calls replaced by their bodies"};
   Statistic NumLowered{*this, "control-flow-lowered", "If, Case and While nodes lowered"};
   Statistic NumFunctionsDropped{*this, "functions-dropped",

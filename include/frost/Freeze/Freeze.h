@@ -112,6 +112,10 @@ struct FreezeResult {
   unsigned CheckpointsOpened = 0;
 };
 
+/// The checks of `Options` that need no file: one input, known passes, a
+/// pipeline that parses. A failure is a usage error (freeze-graph exits 2).
+absl::Status checkFreezeOptions(const FreezeOptions &Options);
+
 /// Freezes what `Options` name. Notes go to Options.Notes as they arise.
 absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options);
 
