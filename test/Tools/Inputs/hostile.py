@@ -14,6 +14,12 @@ if kind == "nested-text":
     open(path, "w").write(head + body + tail + "} } }\n")
 elif kind == "long-name":
     open(path, "w").write('node { name: "%s" op: "NoOp" input: "%s" }\n' % ("n" * 100, "g" * 100000))
+elif kind == "bad-utf8":
+    # A binary GraphDef whose one node is named b"\xff": protobuf logs the
+    # invalid UTF-8 when parsing it.
+    name = b"\xff"
+    node = b"\x0a" + bytes([len(name)]) + name + b"\x12\x04NoOp"
+    open(path, "wb").write(b"\x0a" + bytes([len(node)]) + node)
 elif kind == "fifo":
     # Feeds a graph through a FIFO to the command after the path; prints its
     # output and exits with its status.
