@@ -23,14 +23,6 @@ using namespace frost;
 
 namespace {
 
-const PassRegistry &registry() {
-  static const PassRegistry Registry = [] {
-    PassRegistry R;
-    registerAllPasses(R);
-    return R;
-  }();
-  return Registry;
-}
 
 void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   absl::StatusOr<std::unique_ptr<Model>> M = parseModel(Bytes, "graph.pb");
@@ -39,7 +31,7 @@ void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   PassManagerOptions Options;
   Options.Out = &llvm::nulls();
   PassManager PM(Options);
-  if (absl::Status S = parsePassPipeline(Pipeline, registry(), PM); !S.ok())
+  if (absl::Status S = parsePassPipeline(Pipeline, fuzz::passRegistry(), PM); !S.ok())
     fuzz::invariantBroken("the fuzzer's pipeline does not parse", std::string(S.message()));
   PassContext Ctx(llvm::nulls());
   // TODO(issue #12, defects (b), (e), (g)): recursive functions, missing

@@ -2,6 +2,9 @@
 #ifndef FROST_FUZZ_FUZZSUPPORT_H
 #define FROST_FUZZ_FUZZSUPPORT_H
 
+#include "frost/Pass/PassManager.h"
+#include "frost/Transforms/Passes.h"
+
 #include "google/protobuf/stubs/logging.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -24,6 +27,16 @@ inline llvm::StringRef bytes(const uint8_t *Data, size_t Size) {
   std::fprintf(stderr, "frost fuzzer: %.*s\n%.*s\n", static_cast<int>(What.size()), What.data(),
                static_cast<int>(Detail.size()), Detail.data());
   std::abort();
+}
+
+/// Every pass, registered once for the whole run.
+inline const PassRegistry &passRegistry() {
+  static const PassRegistry Registry = [] {
+    PassRegistry R;
+    registerAllPasses(R);
+    return R;
+  }();
+  return Registry;
 }
 
 } // namespace frost::fuzz

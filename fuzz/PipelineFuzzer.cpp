@@ -14,19 +14,6 @@
 
 using namespace frost;
 
-namespace {
-
-const PassRegistry &registry() {
-  static const PassRegistry Registry = [] {
-    PassRegistry R;
-    registerAllPasses(R);
-    return R;
-  }();
-  return Registry;
-}
-
-} // namespace
-
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   fuzz::silenceProtobufLogs();
   return 0;
@@ -35,13 +22,13 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text = fuzz::bytes(Data, Size);
   PassManager PM;
-  if (!parsePassPipeline(Text, registry(), PM).ok())
+  if (!parsePassPipeline(Text, fuzz::passRegistry(), PM).ok())
     return 0;
   for (const std::unique_ptr<Pass> &P : PM.passes())
     (void)P->validateOptions();
   std::string Printed = PM.printPipeline();
   PassManager Again;
-  if (absl::Status S = parsePassPipeline(Printed, registry(), Again); !S.ok())
+  if (absl::Status S = parsePassPipeline(Printed, fuzz::passRegistry(), Again); !S.ok())
     fuzz::invariantBroken("a printed pipeline does not parse back",
                           Printed + "\n" + std::string(S.message()));
   if (Again.printPipeline() != Printed)

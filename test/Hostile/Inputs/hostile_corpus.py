@@ -576,25 +576,21 @@ def checkpoint_cases():
     add("ckpt-data-wrong-shard-count-freeze", "checkpoint", FREEZE, wrong_count)
 
     # The index itself is not a file.
-    def index_dir(d):
-        write_ckpt(d, index=b"")
-        os.remove(os.path.join(d, "model.index"))
-        os.mkdir(os.path.join(d, "model.index"))
+    def index_replaced_by(make):
+        def setup(d):
+            write_ckpt(d, index=b"")
+            index = os.path.join(d, "model.index")
+            os.remove(index)
+            make(index)
+        return setup
+    index_dir = index_replaced_by(os.mkdir)
     add("ckpt-index-is-directory", "checkpoint", INSPECT_VERIFY, index_dir, regex=r"model")
     add("ckpt-index-is-directory-freeze", "checkpoint", FREEZE, index_dir)
-
-    def index_fifo(d):
-        write_ckpt(d, index=b"")
-        os.remove(os.path.join(d, "model.index"))
-        os.mkfifo(os.path.join(d, "model.index"))
+    index_fifo = index_replaced_by(os.mkfifo)
     add("ckpt-index-is-fifo", "checkpoint", INSPECT_VERIFY, index_fifo, regex=r"model")
     add("ckpt-index-is-fifo-freeze", "checkpoint", FREEZE, index_fifo)
-
-    def index_symlink_loop(d):
-        write_ckpt(d, index=b"")
-        os.remove(os.path.join(d, "model.index"))
-        os.symlink("model.index", os.path.join(d, "model.index"))
-    add("ckpt-index-symlink-loop", "checkpoint", INSPECT_VERIFY, index_symlink_loop)
+    add("ckpt-index-symlink-loop", "checkpoint", INSPECT_VERIFY,
+        index_replaced_by(lambda index: os.symlink("model.index", index)))
 
     # The `checkpoint` state file.
     def state(text):
