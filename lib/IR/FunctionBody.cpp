@@ -247,17 +247,30 @@ absl::StatusOr<BodyCopy> copyFunctionBody(Graph &G, const tensorflow::FunctionDe
 
 namespace {
 
-void addFunctionsOfAttr(const tensorflow::AttrValue &V, const FunctionIndex &Functions,
-                        std::vector<const tensorflow::FunctionDef *> &Out) {
-  auto add = [&](llvm::StringRef Name) {
-    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && !llvm::is_contained(Out, F))
-      Out.push_back(F);
-  };
-  if (V.has_func())
-    add(V.func().name());
-  else if (V.has_list())
-    for (const tensorflow::NameAttrList &Func : V.list().func())
-      add(Func.name());
+/// Calls `Visit` for each reference of F's body to a library function, once
+/// per node that makes it: ops naming one, then function-valued attributes in
+/// key order (the same order on every run).
+void forEachReference(const tensorflow::FunctionDef &F, const FunctionIndex &Functions,
+                      llvm::function_ref<void(const tensorflow::FunctionDef *)> Visit) {
+  for (const tensorflow::NodeDef &N : F.node_def()) {
+    if (const tensorflow::FunctionDef *Callee = Functions.find(N.op()))
+      Visit(Callee);
+    std::vector<const std::string *> Keys;
+    for (const auto &Entry : N.attr())
+      Keys.push_back(&Entry.first);
+    llvm::sort(Keys, [](const std::string *A, const std::string *B) { return *A < *B; });
+    for (const std::string *Key : Keys) {
+      const tensorflow::AttrValue &V = N.attr().at(*Key);
+      if (V.has_func()) {
+        if (const tensorflow::FunctionDef *Callee = Functions.find(V.func().name()))
+          Visit(Callee);
+      } else if (V.has_list()) {
+        for (const tensorflow::NameAttrList &Func : V.list().func())
+          if (const tensorflow::FunctionDef *Callee = Functions.find(Func.name()))
+            Visit(Callee);
+      }
+    }
+  }
 }
 
 } // namespace
@@ -265,19 +278,56 @@ void addFunctionsOfAttr(const tensorflow::AttrValue &V, const FunctionIndex &Fun
 std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
                                                                  const FunctionIndex &Functions) {
   std::vector<const tensorflow::FunctionDef *> Out;
-  for (const tensorflow::NodeDef &N : F.node_def()) {
-    if (const tensorflow::FunctionDef *Callee = Functions.find(N.op());
-        Callee && !llvm::is_contained(Out, Callee))
+  forEachReference(F, Functions, [&](const tensorflow::FunctionDef *Callee) {
+    if (!llvm::is_contained(Out, Callee))
       Out.push_back(Callee);
-    // Sorted keys: the same order on every run.
-    std::vector<const std::string *> Keys;
-    for (const auto &Entry : N.attr())
-      Keys.push_back(&Entry.first);
-    llvm::sort(Keys, [](const std::string *A, const std::string *B) { return *A < *B; });
-    for (const std::string *Key : Keys)
-      addFunctionsOfAttr(N.attr().at(*Key), Functions, Out);
-  }
+  });
   return Out;
+}
+
+uint64_t expandedBodySize(const tensorflow::FunctionDef &Root, const FunctionIndex &Functions,
+                          llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
+                          uint64_t Limit, ExpandedSizes &Memo) {
+  // Iterative post-order (no call cycle: checkNoCallCycle ran first).
+  struct Frame {
+    const tensorflow::FunctionDef *F;
+    std::vector<const tensorflow::FunctionDef *> Calls;
+    size_t Next = 0;
+    uint64_t Sum = 0;
+  };
+  auto open = [&](const tensorflow::FunctionDef *F) {
+    Frame Fr{F, {}, 0, static_cast<uint64_t>(F->node_def_size())};
+    forEachReference(*F, Functions, [&](const tensorflow::FunctionDef *Callee) {
+      if (Expands(*Callee))
+        Fr.Calls.push_back(Callee);
+    });
+    return Fr;
+  };
+  if (auto It = Memo.find(&Root); It != Memo.end())
+    return It->second;
+  std::vector<Frame> Stack;
+  Stack.push_back(open(&Root));
+  while (true) {
+    Frame &Top = Stack.back();
+    if (Top.Next < Top.Calls.size()) {
+      const tensorflow::FunctionDef *Callee = Top.Calls[Top.Next];
+      if (auto It = Memo.find(Callee); It != Memo.end()) {
+        Top.Sum = std::min(Top.Sum + It->second, Limit + 1);
+        ++Top.Next;
+      } else {
+        Stack.push_back(open(Callee));
+      }
+      continue;
+    }
+    uint64_t Size = std::min(Top.Sum, Limit + 1);
+    Memo[Top.F] = Size;
+    Stack.pop_back();
+    if (Stack.empty())
+      return Size;
+    Frame &Caller = Stack.back();
+    Caller.Sum = std::min(Caller.Sum + Size, Limit + 1);
+    ++Caller.Next;
+  }
 }
 
 absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,

@@ -104,9 +104,13 @@ class InlineFunctionsPass : public Pass {
     return !F.attr().count("api_implements");
   }
 
-  /// A function reachable from the graph that calls itself would be inlined
-  /// for ever.
-  static absl::Status checkNoRecursion(const Graph &G, const FunctionIndex &Functions) {
+  /// Before any copy: a function reachable from the graph that calls itself
+  /// would be inlined for ever, and a library whose calls multiply (each
+  /// level calling the next twice) would exhaust memory.
+  absl::Status checkInlinable(const Graph &G, const FunctionIndex &Functions) const {
+    ExpandedSizes Sizes;
+    const uint64_t Limit = static_cast<uint64_t>(std::max<int64_t>(*MaxNewNodes, 0));
+    uint64_t Total = 0;
     for (const Node &N : G) {
       std::vector<const tensorflow::FunctionDef *> Roots;
       if (const tensorflow::FunctionDef *F = Functions.find(N.op()))
@@ -123,6 +127,14 @@ class InlineFunctionsPass : public Pass {
       if (absl::Status S = checkNoCallCycle(Roots, Functions, expands); !S.ok())
         return absl::InvalidArgumentError(
             absl::StrCat("node '", N.name().str(), "': ", S.message()));
+      for (const tensorflow::FunctionDef *F : Roots)
+        if (expands(*F))
+          Total = std::min(Total + expandedBodySize(*F, Functions, expands, Limit, Sizes),
+                           Limit + 1);
+      if (Total > Limit)
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "node '", N.name().str(), "': inlining would create more than ", Limit,
+            " nodes (max-new-nodes): the library's calls multiply too much to inline"));
     }
     return absl::OkStatus();
   }
@@ -139,7 +151,7 @@ class InlineFunctionsPass : public Pass {
     // Neither inlining nor lowering changes the library until the walk ends.
     FunctionIndex Functions(G.library());
     Captured = &M.capturedInputs();
-    FROST_RETURN_IF_ERROR(checkNoRecursion(G, Functions));
+    FROST_RETURN_IF_ERROR(checkInlinable(G, Functions));
     std::vector<Node *> Walk = graphConstructionOrder(G);
     Rank.assign(G.idBound(), 0);
     const uint64_t NodesBefore = G.idBound();
@@ -158,10 +170,12 @@ class InlineFunctionsPass : public Pass {
       } else {
         continue;
       }
+      // A safety net behind checkInlinable's estimate (N may be gone now).
       if (static_cast<int64_t>(G.idBound() - NodesBefore) > *MaxNewNodes)
-        return absl::ResourceExhaustedError(absl::StrCat(
-            "node '", N.name().str(), "': inlining has created more than ", *MaxNewNodes,
-            " nodes (max-new-nodes): the library's calls multiply too much to inline"));
+        return absl::ResourceExhaustedError(
+            absl::StrCat("inlining has created more than ", *MaxNewNodes,
+                         " nodes (max-new-nodes): the library's calls multiply too much to "
+                         "inline"));
       // The new nodes are the tail of the node list, in creation order.
       auto First = G.end();
       while (First != G.begin() && std::prev(First)->id() >= Bound)

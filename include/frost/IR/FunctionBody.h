@@ -12,6 +12,7 @@
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpRegistry.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <string>
@@ -82,6 +83,16 @@ std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflo
 absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,
                               const FunctionIndex &Functions,
                               llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands);
+
+using ExpandedSizes = llvm::DenseMap<const tensorflow::FunctionDef *, uint64_t>;
+
+/// How many nodes copying Root's body creates when every call inside that
+/// `Expands` accepts is copied in turn, up to Limit + 1 (a library whose
+/// calls multiply is measured without copying anything). Needs a library
+/// without call cycles (checkNoCallCycle); `Memo` carries sizes across calls.
+uint64_t expandedBodySize(const tensorflow::FunctionDef &Root, const FunctionIndex &Functions,
+                          llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
+                          uint64_t Limit, ExpandedSizes &Memo);
 
 } // namespace frost
 

@@ -1029,9 +1029,10 @@ def io_cases():
 
     def fed_fifo(d):
         # A FIFO being written (what `tool <(producer)` gives): read to its
-        # end as a stream. The writer gives up after 60 s if nobody reads.
+        # end as a stream. The writer gives up after 900 s if nobody reads:
+        # the corpus is made long before a sanitized run reaches the case.
         fifo(d)
-        subprocess.Popen(["timeout", "60", "sh", "-c", 'cat "$0/g.pbtxt" > "$0/fifo.pb"', d],
+        subprocess.Popen(["timeout", "900", "sh", "-c", 'cat "$0/g.pbtxt" > "$0/fifo.pb"', d],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True)
     for tool, argv in (("opt", ["frost-opt", "{d}/fifo.pb", "-o", "{d}/out.pb"]),
