@@ -117,9 +117,8 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     bool IsDirectory = llvm::sys::fs::is_directory(P);
     if (IsDirectory && !isSavedModelDir(P)) {
       FROST_RETURN_IF_ERROR(useCheckpointOf(P));
-    } else if (IsDirectory || isStream(P) ||
-               (llvm::sys::fs::is_regular_file(P) && !Ref.ends_with(".index") &&
-                !Ref.contains(".data-"))) {
+    } else if (IsDirectory || ((llvm::sys::fs::is_regular_file(P) || isStream(P)) &&
+                               !Ref.ends_with(".index") && !Ref.contains(".data-"))) {
       In.GraphPath = P;
     } else {
       FROST_RETURN_IF_ERROR(useCheckpointOf(P));

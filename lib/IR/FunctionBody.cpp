@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -278,8 +279,9 @@ void forEachReference(const tensorflow::FunctionDef &F, const FunctionIndex &Fun
 std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
                                                                  const FunctionIndex &Functions) {
   std::vector<const tensorflow::FunctionDef *> Out;
+  llvm::SmallPtrSet<const tensorflow::FunctionDef *, 8> Seen;
   forEachReference(F, Functions, [&](const tensorflow::FunctionDef *Callee) {
-    if (!llvm::is_contained(Out, Callee))
+    if (Seen.insert(Callee).second)
       Out.push_back(Callee);
   });
   return Out;
@@ -332,10 +334,10 @@ uint64_t expandedBodySize(const tensorflow::FunctionDef &Root, const FunctionInd
 
 absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,
                               const FunctionIndex &Functions,
-                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands) {
+                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
+                              CallWalkState &State) {
   // Iterative depth-first search (a deep call chain must not overflow the
   // stack): 1 = on the current path, 2 = done.
-  llvm::DenseMap<const tensorflow::FunctionDef *, int> State;
   struct Frame {
     const tensorflow::FunctionDef *F;
     std::vector<const tensorflow::FunctionDef *> Callees;

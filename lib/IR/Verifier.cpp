@@ -60,7 +60,7 @@ void checkCycles(const Graph &G, std::vector<std::string> &Errors) {
                                 absl::StrJoin(Names, ", ")));
 }
 
-/// TensorFlow's node and op name rule ([A-Za-z0-9._][A-Za-z0-9_.\-/>]*): a
+/// TensorFlow's node name rule ([A-Za-z0-9._][A-Za-z0-9_.\-/>]*): a
 /// name with a blank or control byte would not import, nor read back as binary.
 bool isValidTensorFlowName(llvm::StringRef Name) {
   auto inner = [](char C) {
@@ -68,6 +68,15 @@ bool isValidTensorFlowName(llvm::StringRef Name) {
   };
   return !Name.empty() && (llvm::isAlnum(Name[0]) || Name[0] == '.' || Name[0] == '_') &&
          llvm::all_of(Name.drop_front(), inner);
+}
+
+/// Op names follow no rule in TensorFlow (function names may hold `<`), but
+/// a blank or control byte would break every reader and message.
+bool hasBlankOrControlByte(llvm::StringRef Name) {
+  return llvm::any_of(Name, [](char C) {
+    auto U = static_cast<unsigned char>(C);
+    return U <= 0x20 || U == 0x7f;
+  });
 }
 
 /// The function-valued attributes an op needs to name library functions.
@@ -82,7 +91,8 @@ llvm::ArrayRef<const char *> functionAttrsOf(llvm::StringRef Op) {
     return If;
   if (Op == "Case" || Op == "StatelessCase")
     return Case;
-  if (Op == "PartitionedCall" || Op == "StatefulPartitionedCall" || Op == "SymbolicGradient")
+  // (SymbolicGradient's f may name a primitive op instead.)
+  if (Op == "PartitionedCall" || Op == "StatefulPartitionedCall")
     return Call;
   return {};
 }
@@ -126,10 +136,23 @@ void checkColocation(const Graph &G, const Node &N, std::vector<std::string> &Er
 /// TensorFlow refuses two different functions of one name ("a different
 /// function with the same name already exists"); identical twins are merged.
 void checkFunctionNames(const Graph &G, std::vector<std::string> &Errors) {
+  // Compared as TensorFlow's FunctionDefsEqual does: node order, argument
+  // attributes and resource ids aside.
+  auto canonical = [](const tensorflow::FunctionDef &F) {
+    tensorflow::FunctionDef C = F;
+    C.clear_arg_attr();
+    C.clear_resource_arg_unique_id();
+    std::sort(C.mutable_node_def()->begin(), C.mutable_node_def()->end(),
+              [](const tensorflow::NodeDef &A, const tensorflow::NodeDef &B) {
+                return A.name() < B.name();
+              });
+    return C;
+  };
   llvm::StringMap<const tensorflow::FunctionDef *> Seen;
   for (const tensorflow::FunctionDef &F : G.library().function()) {
     auto [It, New] = Seen.try_emplace(F.signature().name(), &F);
-    if (!New && !google::protobuf::util::MessageDifferencer::Equals(*It->second, F))
+    if (!New && !google::protobuf::util::MessageDifferencer::Equals(canonical(*It->second),
+                                                                    canonical(F)))
       Errors.push_back(absl::StrCat("function '", F.signature().name(),
                                     "' is defined twice, differently, in the graph's library"));
   }
@@ -149,10 +172,10 @@ absl::Status verifyGraph(const Graph &G) {
                                     "': not a valid TensorFlow node name"));
     if (N.op().empty())
       Errors.push_back(absl::StrCat(describe(N), ": has no op"));
-    else if (!isValidTensorFlowName(N.op()))
+    else if (hasBlankOrControlByte(N.op()))
       Errors.push_back(absl::StrCat("node '", N.name().str(), "': op '",
                                     escapeBytes(N.op(), '\'', ByteEscape::Hex),
-                                    "' is not a valid TensorFlow op name"));
+                                    "' has a blank or control character"));
     checkFunctionsExist(G, N, Functions, Errors);
     checkColocation(G, N, Errors);
     bool SeenControl = false;

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "llvm/Support/Signals.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -60,6 +61,26 @@ llvm::StringRef inputPrefix(llvm::StringRef Name) {
   if (size_t Data = Name.rfind(".data-"); Data != llvm::StringRef::npos)
     return Name.take_front(Data);
   return Name;
+}
+
+/// Files a freeze reads beside a prefix: the graph, the checkpoint's index
+/// and shards (V2 and V1). Earlier outputs beside them (frozen.pb) are not.
+bool isCheckpointOrGraphOf(llvm::StringRef Name, llvm::StringRef Prefix) {
+  if (!Name.consume_front(Prefix))
+    return false;
+  return Name.empty() || Name == ".meta" || Name == ".index" || Name.starts_with(".data-") ||
+         (Name.size() == 15 && Name.starts_with("-") && Name.substr(6, 4) == "-of-");
+}
+
+/// Files a model or checkpoint directory holds that a freeze reads.
+bool isReadInDirectory(const std::filesystem::path &Relative) {
+  std::string First = Relative.begin()->string();
+  if (First == "variables" || First == "assets" || First == "assets.extra")
+    return true;
+  std::string Name = Relative.filename().string();
+  llvm::StringRef N(Name);
+  return N == "saved_model.pb" || N == "saved_model.pbtxt" || N == "checkpoint" ||
+         N.ends_with(".meta") || N.ends_with(".index") || N.contains(".data-");
 }
 
 } // namespace
@@ -121,6 +142,9 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Pat
   if (Path == "-") {
     if (!Streams.Allow)
       return absl::InvalidArgumentError("standard input ('-') cannot be read here: name a file");
+    // `tool - -o model.pb < model.pb` must not replace what it reads.
+    if (struct stat In; ::fstat(STDIN_FILENO, &In) == 0)
+      noteInode(In, "<stdin>");
     FROST_RETURN_IF_ERROR(readStreamInto(STDIN_FILENO, "<stdin>"));
     return File;
   }
@@ -181,7 +205,8 @@ void noteInputFiles(llvm::StringRef Path) {
                                              EC),
          End;
          !EC && It != End && Seen++ < MaxEntries; It.increment(EC))
-      noteInputFile(It->path().string());
+      if (isReadInDirectory(It->path().lexically_relative(P)))
+        noteInputFile(It->path().string());
     return;
   }
   noteInputFile(Path);
@@ -190,11 +215,9 @@ void noteInputFiles(llvm::StringRef Path) {
   if (Prefix.empty())
     return;
   for (fs::directory_iterator It(Parent.empty() ? fs::path(".") : Parent, EC), End;
-       !EC && It != End && Seen++ < MaxEntries; It.increment(EC)) {
-    std::string Name = It->path().filename().string();
-    if (Name == Prefix || llvm::StringRef(Name).starts_with(Prefix + "."))
+       !EC && It != End && Seen++ < MaxEntries; It.increment(EC))
+    if (isCheckpointOrGraphOf(It->path().filename().string(), Prefix))
       noteInputFile(It->path().string());
-  }
 }
 
 absl::Status checkNotAnInput(llvm::StringRef Path) {
@@ -214,6 +237,13 @@ absl::Status checkNotAnInput(llvm::StringRef Path) {
 //===----------------------------------------------------------------------===//
 // Output files
 //===----------------------------------------------------------------------===//
+
+/// Names of an already open stream (/dev/stdout when standard output is a
+/// file): renaming a file onto them would replace the link, not write.
+static bool isStreamAlias(llvm::StringRef Path) {
+  return Path.starts_with("/dev/std") || Path.starts_with("/dev/fd/") ||
+         Path.starts_with("/proc/self/fd/");
+}
 
 absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef Path) {
   std::unique_ptr<OutputFile> Out(new OutputFile());
@@ -242,8 +272,10 @@ absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef 
 }
 
 OutputFile::~OutputFile() {
-  if (!Temp.empty() && !Committed)
+  if (!Temp.empty() && !Committed) {
     ::unlink(Temp.c_str());
+    llvm::sys::DontRemoveFileOnSignal(Temp);
+  }
 }
 
 absl::Status OutputFile::write(const OutputProducer &Produce) {
@@ -264,10 +296,10 @@ absl::Status OutputFile::write(const OutputProducer &Produce) {
           absl::StrCat(Path, ": write failed: ", std::strerror(Out.GetErrno())));
     return S;
   };
-  // A device or pipe (-o /dev/null) is written in place: renaming a file
-  // onto it would replace the device itself.
-  if (struct stat St; ::stat(Path.c_str(), &St) == 0 &&
-                      (S_ISCHR(St.st_mode) || S_ISFIFO(St.st_mode))) {
+  // A device or pipe (-o /dev/null, /dev/stdout) is written in place:
+  // renaming a file onto it would replace the device itself.
+  if (struct stat St; (::stat(Path.c_str(), &St) == 0 && !S_ISREG(St.st_mode)) ||
+                      isStreamAlias(Path)) {
     int Fd = ::open(Path.c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0)
       return errnoStatus(Path, "cannot open");
@@ -278,10 +310,13 @@ absl::Status OutputFile::write(const OutputProducer &Produce) {
   if (Fd < 0)
     return errnoStatus(Path, "cannot create a temporary file beside");
   Temp = Pattern;
+  // Ctrl-C during a long write leaves no temporary file.
+  llvm::sys::RemoveFileOnSignal(Temp);
   ::fchmod(Fd, 0644);
   absl::Status S = produceInto(Fd);
   if (!S.ok()) {
     ::unlink(Temp.c_str());
+    llvm::sys::DontRemoveFileOnSignal(Temp);
     Temp.clear();
   }
   return S;
@@ -311,6 +346,7 @@ absl::Status OutputFile::commit() {
   FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
   if (::rename(Temp.c_str(), Path.c_str()) != 0)
     return errnoStatus(Path, "cannot rename the temporary file onto");
+  llvm::sys::DontRemoveFileOnSignal(Temp);
   Committed = true;
   return absl::OkStatus();
 }

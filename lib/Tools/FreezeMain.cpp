@@ -283,6 +283,11 @@ int runFreeze(FreezeCommandLine &C) {
     if (absl::Status S = Report->writeString(freezeReportJson(R, *Written, Timing, TotalSeconds));
         !S.ok())
       return fail(S);
+  // Both checked before either is renamed: inputs found during the run
+  // (vocabularies, a checkpoint named by a state file) count too.
+  for (const std::string *Path : {&C.Output, &C.ReportPath})
+    if (absl::Status S = checkNotAnInput(*Path); !Path->empty() && !S.ok())
+      return fail(S);
   if (absl::Status S = (*Output)->commit(); !S.ok())
     return fail(S);
   if (Report)

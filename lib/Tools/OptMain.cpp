@@ -281,6 +281,12 @@ int frostOptMain(int Argc, char **Argv) {
     return 1;
   }
   std::string DisplayName = modelDisplayName((*File)->path());
+  // Before any work: the output must be writable and not the input.
+  if (absl::StatusOr<std::unique_ptr<OutputFile>> Out = OutputFile::prepare(Config.Output);
+      !Out.ok()) {
+    printError(Out.status());
+    return 1;
+  }
   std::vector<std::string> Chunks;
   if (Config.SplitInputFile)
     Chunks = splitInput((*File)->bytes());

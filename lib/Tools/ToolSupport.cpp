@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdio>
@@ -66,6 +67,17 @@ void initTool() {
 }
 
 int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
+  std::string Tool = llvm::sys::path::filename(Argc > 0 ? Argv[0] : "frost").str();
+  // llvm::cl expands @FILE arguments; one naming a device or FIFO would be
+  // read without end.
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef Arg(Argv[I]);
+    if (Arg.starts_with("@") && !llvm::sys::fs::is_regular_file(Arg.drop_front())) {
+      llvm::errs() << Tool << ": error: " << cutLongWords(Arg)
+                   << ": an @ argument names a file of arguments, and this is none (see --help)\n";
+      return 2;
+    }
+  }
   // Option parsers report bad values on llvm::errs() itself, not on the stream
   // given: catch standard error while parsing (--help goes to stdout).
   std::string Complaints;
@@ -93,7 +105,6 @@ int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
     return 0;
   // LLVM words it "TOOL: Unknown command line argument '--x'.  Try: 'TOOL
   // --help'" and "TOOL: Did you mean '--y'?" on lines of their own.
-  std::string Tool = llvm::sys::path::filename(Argc > 0 ? Argv[0] : "frost").str();
   std::string Line;
   std::vector<std::string> Findings;
   auto flush = [&] {
@@ -122,6 +133,8 @@ int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
     Line[0] = llvm::toLower(Line[0]);
   }
   flush();
+  if (Findings.empty())
+    Findings.push_back(absl::StrCat(Tool, ": error: the command line is not valid (see --help)"));
   llvm::errs() << joinFindings(Findings) << "\n";
   llvm::errs().flush();
   return 2;

@@ -109,6 +109,7 @@ class InlineFunctionsPass : public Pass {
   /// level calling the next twice) would exhaust memory.
   absl::Status checkInlinable(const Graph &G, const FunctionIndex &Functions) const {
     ExpandedSizes Sizes;
+    CallWalkState Visited;
     const uint64_t Limit = static_cast<uint64_t>(std::max<int64_t>(*MaxNewNodes, 0));
     uint64_t Total = 0;
     for (const Node &N : G) {
@@ -124,7 +125,7 @@ class InlineFunctionsPass : public Pass {
             Roots.push_back(Functions.find(Func.name()));
       }
       llvm::erase(Roots, nullptr);
-      if (absl::Status S = checkNoCallCycle(Roots, Functions, expands); !S.ok())
+      if (absl::Status S = checkNoCallCycle(Roots, Functions, expands, Visited); !S.ok())
         return absl::InvalidArgumentError(
             absl::StrCat("node '", N.name().str(), "': ", S.message()));
       for (const tensorflow::FunctionDef *F : Roots)

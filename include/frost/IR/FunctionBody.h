@@ -80,9 +80,13 @@ std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflo
 /// Refuses a call cycle among the functions reachable from `Roots`, following
 /// references into functions `Expands` accepts (those a pass would copy):
 /// "function 'A' calls itself through B, C". Copying such a body would never end.
+/// `Visited` carries what earlier calls explored, so checking every node of a
+/// graph walks each function once.
+using CallWalkState = llvm::DenseMap<const tensorflow::FunctionDef *, int>;
 absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Roots,
                               const FunctionIndex &Functions,
-                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands);
+                              llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
+                              CallWalkState &Visited);
 
 using ExpandedSizes = llvm::DenseMap<const tensorflow::FunctionDef *, uint64_t>;
 
