@@ -99,25 +99,42 @@ llvm::ArrayRef<const char *> functionAttrsOf(llvm::StringRef Op) {
 
 /// A call or control-flow node whose functions are not in the library would
 /// not run (TensorFlow's lowering and inlining fail on it).
-void checkFunctionsExist(const Graph &G, const Node &N, const FunctionIndex &Functions,
-                         std::vector<std::string> &Errors) {
-  for (const char *Attr : functionAttrsOf(N.op())) {
-    const tensorflow::AttrValue *V = N.findAttr(Attr);
+void checkFunctionsExist(llvm::StringRef Op, llvm::StringRef Where,
+                         llvm::function_ref<const tensorflow::AttrValue *(llvm::StringRef)> Attr,
+                         const FunctionIndex &Functions, std::vector<std::string> &Errors) {
+  for (const char *Name : functionAttrsOf(Op)) {
+    const tensorflow::AttrValue *V = Attr(Name);
     if (!V || (!V->has_func() && !V->has_list())) {
-      Errors.push_back(absl::StrCat(describe(N), ": has no function attribute '", Attr, "'"));
+      Errors.push_back(absl::StrCat(Where.str(), ": has no function attribute '", Name, "'"));
       continue;
     }
-    std::vector<std::string> Names;
+    std::vector<std::string> Callees;
     if (V->has_func())
-      Names.push_back(V->func().name());
+      Callees.push_back(V->func().name());
     for (const tensorflow::NameAttrList &F : V->list().func())
-      Names.push_back(F.name());
-    for (const std::string &Name : Names)
-      if (!Functions.find(Name))
-        Errors.push_back(absl::StrCat(describe(N), ": ", Attr, " function '", Name,
+      Callees.push_back(F.name());
+    for (const std::string &Callee : Callees)
+      if (!Functions.find(Callee))
+        Errors.push_back(absl::StrCat(Where.str(), ": ", Name, " function '", Callee,
                                       "' is not in the graph's library"));
   }
-  (void)G;
+}
+
+/// The same inside the library's functions: inlining makes their nodes the
+/// graph's.
+void checkFunctionBodies(const Graph &G, const FunctionIndex &Functions,
+                         std::vector<std::string> &Errors) {
+  for (const tensorflow::FunctionDef &F : G.library().function())
+    for (const tensorflow::NodeDef &N : F.node_def())
+      checkFunctionsExist(
+          N.op(),
+          absl::StrCat("function '", F.signature().name(), "', node '", N.name(), "' (", N.op(),
+                       ")"),
+          [&](llvm::StringRef Name) -> const tensorflow::AttrValue * {
+            auto It = N.attr().find(std::string(Name));
+            return It == N.attr().end() ? nullptr : &It->second;
+          },
+          Functions, Errors);
 }
 
 /// TensorFlow's importer refuses `_class: "loc:@x"` naming no node.
@@ -166,6 +183,7 @@ absl::Status verifyGraph(const Graph &G) {
   std::vector<int> Outputs(G.idBound(), -2);
   FunctionIndex Functions(G.library());
   checkFunctionNames(G, Errors);
+  checkFunctionBodies(G, Functions, Errors);
   for (const Node &N : G) {
     if (!isValidTensorFlowName(N.name()))
       Errors.push_back(absl::StrCat("node '", escapeBytes(N.name(), '\'', ByteEscape::Hex),
@@ -176,7 +194,9 @@ absl::Status verifyGraph(const Graph &G) {
       Errors.push_back(absl::StrCat("node '", N.name().str(), "': op '",
                                     escapeBytes(N.op(), '\'', ByteEscape::Hex),
                                     "' has a blank or control character"));
-    checkFunctionsExist(G, N, Functions, Errors);
+    checkFunctionsExist(
+        N.op(), describe(N), [&](llvm::StringRef Name) { return N.findAttr(Name); }, Functions,
+        Errors);
     checkColocation(G, N, Errors);
     bool SeenControl = false;
     for (unsigned I = 0; I < N.numInputs(); ++I) {
