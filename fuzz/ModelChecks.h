@@ -41,6 +41,11 @@ inline void importVerifyRoundTrip(llvm::StringRef Bytes, llvm::StringRef FileNam
   if (!Again.ok())
     invariantBroken("Frost cannot read back the model it wrote",
                     std::string(Again.status().message()));
+  // A binary file named neither .meta nor saved_model.pb is told apart by
+  // content; a MetaGraphDef of odd fields may read back as a GraphDef. Real
+  // MetaGraphs carry their name; this is no round trip to compare.
+  if ((*Again)->kind() != (*M)->kind())
+    return;
   absl::StatusOr<std::string> Rewritten = write(**Again, Enc);
   if (!Rewritten.ok() || *Rewritten != *Written)
     invariantBroken("writing a model read back from Frost's own output changes it");
