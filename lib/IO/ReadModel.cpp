@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -331,14 +332,30 @@ absl::StatusOr<std::unique_ptr<Model>> parseModel(llvm::StringRef Bytes,
     return absl::InvalidArgumentError(absl::StrCat(
         DisplayName.str(), ": is empty", Bytes.empty() ? "" : " (only blanks)",
         ", not a GraphDef, MetaGraphDef or SavedModel"));
-  Encoding Enc = detectEncoding(Bytes);
-  FROST_ASSIGN_OR_RETURN(ContainerKind Kind, detectContainer(Bytes, Enc, DisplayName));
-  if (Enc == Encoding::Text)
+  auto asBinary = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
+    FROST_ASSIGN_OR_RETURN(ContainerKind Kind,
+                           detectContainer(Bytes, Encoding::Binary, DisplayName));
+    // Text has no such limit of its own; its binary size is checked on writing.
+    if (Bytes.size() > Options.SizeLimit)
+      return tooBigToRead(Bytes, Kind, DisplayName, Options.SizeLimit);
+    return parseBinaryModel(Bytes, Kind, DisplayName, Options);
+  };
+  if (detectEncoding(Bytes) == Encoding::Binary)
+    return asBinary();
+  absl::StatusOr<std::unique_ptr<Model>> Text = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
+    FROST_ASSIGN_OR_RETURN(ContainerKind Kind,
+                           detectContainer(Bytes, Encoding::Text, DisplayName));
     return parseTextModel(Bytes, Kind, DisplayName, Options);
-  // Text has no such limit of its own; its binary size is checked on writing.
-  if (Bytes.size() > Options.SizeLimit)
-    return tooBigToRead(Bytes, Kind, DisplayName, Options.SizeLimit);
-  return parseBinaryModel(Bytes, Kind, DisplayName, Options);
+  }();
+  // A binary message can start with printable bytes. Where the text does not
+  // parse and text is unlikely (a binary file name, bytes that are not UTF-8),
+  // binary is tried; its failure keeps the text error.
+  llvm::StringRef Name = llvm::sys::path::filename(DisplayName);
+  bool BinaryName = Name.ends_with(".pb") || Name.ends_with(".meta");
+  if (Text.ok() || !(BinaryName || !llvm::json::isUTF8(Bytes.take_front(4096))))
+    return Text;
+  absl::StatusOr<std::unique_ptr<Model>> Binary = asBinary();
+  return Binary.ok() ? std::move(Binary) : std::move(Text);
 }
 
 absl::StatusOr<std::string> resolveModelFile(llvm::StringRef Path) {
