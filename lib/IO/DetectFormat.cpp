@@ -197,7 +197,12 @@ absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,
                                               llvm::StringRef DisplayName) {
   llvm::StringRef Base = llvm::sys::path::filename(DisplayName);
-  if (std::string Advice = foreignFormatAdvice(Bytes, Base); !Advice.empty())
+  // Another format's magic bytes, unless the bytes are a graph after all (a
+  // MetaGraphDef may hold "TFL3" at offset 4).
+  if (std::string Advice = foreignFormatAdvice(Bytes, Base);
+      !Advice.empty() && !(Enc == Encoding::Binary &&
+                           (looksLikeGraphDef(Bytes) || looksLikeMetaGraphDef(Bytes) ||
+                            looksLikeSavedModel(Bytes))))
     return absl::InvalidArgumentError(absl::StrCat(DisplayName.str(), ": ", Advice));
   if (Enc == Encoding::Text) {
     llvm::StringRef Field = firstTextField(Bytes);
