@@ -171,7 +171,9 @@ std::string foreignFormatAdvice(llvm::StringRef Bytes, llvm::StringRef Base) {
                           MakeSavedModel);
     return "a zip archive, not a TensorFlow graph: unpack it and freeze what it holds";
   }
-  if (Bytes.size() >= 8 && Bytes.substr(4, 4) == "TFL3")
+  // "TFL3" at offset 4 is weak evidence: a file named as a graph keeps its name.
+  if (Bytes.size() >= 8 && Bytes.substr(4, 4) == "TFL3" && !Base.ends_with(".meta") &&
+      !Base.starts_with("saved_model."))
     return "a TensorFlow Lite model, which is converted already: there is nothing to freeze";
   return "";
 }
