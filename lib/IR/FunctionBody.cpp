@@ -260,21 +260,24 @@ void forEachReference(const tensorflow::FunctionDef &F, const FunctionIndex &Fun
     for (const auto &Entry : N.attr())
       Keys.push_back(&Entry.first);
     llvm::sort(Keys, [](const std::string *A, const std::string *B) { return *A < *B; });
-    for (const std::string *Key : Keys) {
-      const tensorflow::AttrValue &V = N.attr().at(*Key);
-      if (V.has_func()) {
-        if (const tensorflow::FunctionDef *Callee = Functions.find(V.func().name()))
+    for (const std::string *Key : Keys)
+      forEachFunctionName(N.attr().at(*Key), [&](const std::string &Name) {
+        if (const tensorflow::FunctionDef *Callee = Functions.find(Name))
           Visit(Callee);
-      } else if (V.has_list()) {
-        for (const tensorflow::NameAttrList &Func : V.list().func())
-          if (const tensorflow::FunctionDef *Callee = Functions.find(Func.name()))
-            Visit(Callee);
-      }
-    }
+      });
   }
 }
 
 } // namespace
+
+void forEachFunctionName(const tensorflow::AttrValue &V,
+                         llvm::function_ref<void(const std::string &)> Visit) {
+  if (V.has_func())
+    Visit(V.func().name());
+  else if (V.has_list())
+    for (const tensorflow::NameAttrList &Func : V.list().func())
+      Visit(Func.name());
+}
 
 std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
                                                                  const FunctionIndex &Functions) {

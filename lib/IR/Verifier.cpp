@@ -99,24 +99,22 @@ llvm::ArrayRef<const char *> functionAttrsOf(llvm::StringRef Op) {
 
 /// A call or control-flow node whose functions are not in the library would
 /// not run (TensorFlow's lowering and inlining fail on it).
-void checkFunctionsExist(llvm::StringRef Op, llvm::StringRef Where,
+/// `Where` names the node, built only for a finding (this runs after every
+/// pass, over every library node).
+void checkFunctionsExist(llvm::StringRef Op, llvm::function_ref<std::string()> Where,
                          llvm::function_ref<const tensorflow::AttrValue *(llvm::StringRef)> Attr,
                          const FunctionIndex &Functions, std::vector<std::string> &Errors) {
   for (const char *Name : functionAttrsOf(Op)) {
     const tensorflow::AttrValue *V = Attr(Name);
     if (!V || (!V->has_func() && !V->has_list())) {
-      Errors.push_back(absl::StrCat(Where.str(), ": has no function attribute '", Name, "'"));
+      Errors.push_back(absl::StrCat(Where(), ": has no function attribute '", Name, "'"));
       continue;
     }
-    std::vector<std::string> Callees;
-    if (V->has_func())
-      Callees.push_back(V->func().name());
-    for (const tensorflow::NameAttrList &F : V->list().func())
-      Callees.push_back(F.name());
-    for (const std::string &Callee : Callees)
+    forEachFunctionName(*V, [&](const std::string &Callee) {
       if (!Functions.find(Callee))
-        Errors.push_back(absl::StrCat(Where.str(), ": ", Name, " function '", Callee,
+        Errors.push_back(absl::StrCat(Where(), ": ", Name, " function '", Callee,
                                       "' is not in the graph's library"));
+    });
   }
 }
 
@@ -128,8 +126,10 @@ void checkFunctionBodies(const Graph &G, const FunctionIndex &Functions,
     for (const tensorflow::NodeDef &N : F.node_def())
       checkFunctionsExist(
           N.op(),
-          absl::StrCat("function '", F.signature().name(), "', node '", N.name(), "' (", N.op(),
-                       ")"),
+          [&] {
+            return absl::StrCat("function '", F.signature().name(), "', node '", N.name(),
+                                "' (", N.op(), ")");
+          },
           [&](llvm::StringRef Name) -> const tensorflow::AttrValue * {
             auto It = N.attr().find(std::string(Name));
             return It == N.attr().end() ? nullptr : &It->second;
@@ -195,8 +195,8 @@ absl::Status verifyGraph(const Graph &G) {
                                     escapeBytes(N.op(), '\'', ByteEscape::Hex),
                                     "' has a blank or control character"));
     checkFunctionsExist(
-        N.op(), describe(N), [&](llvm::StringRef Name) { return N.findAttr(Name); }, Functions,
-        Errors);
+        N.op(), [&] { return describe(N); },
+        [&](llvm::StringRef Name) { return N.findAttr(Name); }, Functions, Errors);
     checkColocation(G, N, Errors);
     bool SeenControl = false;
     for (unsigned I = 0; I < N.numInputs(); ++I) {

@@ -116,15 +116,11 @@ class InlineFunctionsPass : public Pass {
       std::vector<const tensorflow::FunctionDef *> Roots;
       if (const tensorflow::FunctionDef *F = Functions.find(N.op()))
         Roots.push_back(F);
-      for (const auto &Entry : N.attrs()) {
-        const tensorflow::AttrValue &V = Entry.second;
-        if (V.has_func())
-          Roots.push_back(Functions.find(V.func().name()));
-        else if (V.has_list())
-          for (const tensorflow::NameAttrList &Func : V.list().func())
-            Roots.push_back(Functions.find(Func.name()));
-      }
-      llvm::erase(Roots, nullptr);
+      for (const auto &Entry : N.attrs())
+        forEachFunctionName(Entry.second, [&](const std::string &Name) {
+          if (const tensorflow::FunctionDef *F = Functions.find(Name))
+            Roots.push_back(F);
+        });
       if (absl::Status S = checkNoCallCycle(Roots, Functions, expands, Visited); !S.ok())
         return absl::InvalidArgumentError(
             absl::StrCat("node '", N.name().str(), "': ", S.message()));
@@ -285,14 +281,8 @@ void InlineFunctionsPass::dropUnusedFunctions(Graph &G) {
       Work.push_back(F);
   };
   auto useAttrs = [&](const auto &Attrs) {
-    for (const auto &Entry : Attrs) {
-      const tensorflow::AttrValue &V = Entry.second;
-      if (V.has_func())
-        use(V.func().name());
-      else if (V.has_list())
-        for (const tensorflow::NameAttrList &Func : V.list().func())
-          use(Func.name());
-    }
+    for (const auto &Entry : Attrs)
+      forEachFunctionName(Entry.second, use);
   };
   for (const Node &N : G) {
     use(N.op());

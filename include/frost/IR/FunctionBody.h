@@ -71,6 +71,11 @@ private:
   llvm::StringMap<const tensorflow::FunctionDef *> ByName;
 };
 
+/// Calls `Visit` with each function name a function-valued attribute holds
+/// (`func`, or `list { func }`).
+void forEachFunctionName(const tensorflow::AttrValue &V,
+                         llvm::function_ref<void(const std::string &)> Visit);
+
 /// The library functions a function's body refers to: ops that name one and
 /// function-valued attributes (call targets, branches, loop bodies), each once
 /// in order of first appearance.
