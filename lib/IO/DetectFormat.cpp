@@ -18,10 +18,11 @@ Encoding detectEncoding(llvm::StringRef Bytes) {
     if ((U < 0x20 && U != '\t' && U != '\n' && U != '\r') || U == 0x7f)
       return Encoding::Binary;
   }
-  // Text starts with a field name, a comment or an extension; a tiny binary
-  // message may be all printable ("@v": field 8 = 118).
+  // Text starts with a field name or number (an unknown field prints as
+  // "8: 118"), a comment or an extension; a tiny binary message may be all
+  // printable ("@v": field 8 = 118).
   llvm::StringRef Start = Bytes.ltrim();
-  if (!Start.empty() && !llvm::isAlpha(Start[0]) && Start[0] != '_' && Start[0] != '#' &&
+  if (!Start.empty() && !llvm::isAlnum(Start[0]) && Start[0] != '_' && Start[0] != '#' &&
       Start[0] != '[')
     return Encoding::Binary;
   return Encoding::Text;
