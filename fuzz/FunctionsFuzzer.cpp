@@ -23,7 +23,6 @@ using namespace frost;
 
 namespace {
 
-
 void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   absl::StatusOr<std::unique_ptr<Model>> M = parseModel(Bytes, "graph.pb");
   if (!M.ok() || !verifyGraph((*M)->graph()).ok())
@@ -34,9 +33,6 @@ void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   if (absl::Status S = parsePassPipeline(Pipeline, fuzz::passRegistry(), PM); !S.ok())
     fuzz::invariantBroken("the fuzzer's pipeline does not parse", std::string(S.message()));
   PassContext Ctx(llvm::nulls());
-  // TODO(issue #12, defects (b), (e), (g)): recursive functions, missing
-  // While bodies / If branches / callees, and huge graphs are being fixed in
-  // the passes; until then they show up here as OOMs and timeouts.
   absl::Status S = PM.run(**M, Ctx);
   if (absl::IsInternal(S))
     fuzz::invariantBroken("a pass left an invalid graph", std::string(S.message()));

@@ -21,9 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef File = fuzz::bytes(Data, Size);
   if (detectEncoding(File) != Encoding::Text)
     return -1; // keep binary out of this corpus
-  // TODO(issue #12, defect (a)): deeply nested text overflows the stack in
-  // protobuf's TextFormat until the recursion limit lands; fuzz.sh's -max_len
-  // keeps nests shallow meanwhile.
   fuzz::importVerifyRoundTrip(File, "model.pbtxt", ReadOptions(), Encoding::Text);
   return 0;
 }

@@ -6,6 +6,13 @@
 # fails the script, naming the reproducer and showing the log's tail.
 # FUZZERS="model pipeline" runs only those. Part of scripts/test.sh.
 #
+# FUZZ_RUNS=N makes a run reproducible, as CI needs: each fuzzer executes N
+# inputs from a fixed seed (FUZZ_SEED, default 1), starting from the seeds
+# alone (not the grown corpus); FUZZ_SECONDS then only caps the time.
+#
+# Every run first replays fuzz/regressions/: each input that once broke a
+# fuzzer, kept so that none comes back (any fuzzer may read any bytes).
+#
 # Kept in the build directory across runs:
 #   fuzz-corpus/<fuzzer>/     inputs libFuzzer found interesting (grows)
 #   fuzz-artifacts/<fuzzer>/  reproducers: crash-*, leak-*, timeout-*, oom-*
@@ -15,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-2}
+runs=${FUZZ_RUNS:-}
 # FUZZ_BUILD_DIR: a clang tree configured with FROST_BUILD_FUZZERS=ON already
 # (scripts/test.sh's sanitized one, a Debug build); else build-fuzz is
 # configured here for long runs: optimized, asserts kept (no -DNDEBUG).
@@ -32,15 +40,15 @@ seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT
 "$dir/bin/frost-fuzz-corpus" . "$seeds"
 
-# Longest input per fuzzer. Models stay small enough that the known defects of
-# issue #12 that need size (deep text nesting, huge AddN) do not drown every
-# other finding; raise them once those are fixed.
+# Longest input per fuzzer: room for models deeper than the text recursion
+# limit (100 levels) and for long node lists; short ones where the input is
+# a command line or a pipeline.
 max_len() {
   case $1 in
     pipeline) echo 1024 ;;
     freeze-args) echo 2048 ;;
     checkpoint) echo 8192 ;;
-    *) echo 16384 ;;
+    *) echo 65536 ;;
   esac
 }
 
@@ -49,16 +57,22 @@ run_fuzzer() {
   local name=$1
   local corpus=$dir/fuzz-corpus/$name artifacts=$dir/fuzz-artifacts/$name
   local log=$dir/fuzz-logs/$name.log
-  local extra=()
+  local extra=() limit=(-max_total_time="$seconds")
+  if [ -n "$runs" ]; then
+    corpus=$seeds/$name.new
+    limit+=(-runs="$runs" -seed="${FUZZ_SEED:-1}")
+  fi
   mkdir -p "$corpus" "$artifacts" "$dir/fuzz-logs"
   case $name in model-text | functions) extra+=(-dict=fuzz/pbtxt.dict) ;; esac
   # New inputs go to the first directory, the persistent corpus.
-  if "$dir/bin/frost-fuzz-$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if "$dir/bin/frost-fuzz-$name" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
       -max_len="$(max_len "$name")" -print_final_stats=1 -artifact_prefix="$artifacts/" \
-      "${extra[@]}" "$corpus" "$seeds/$name" > "$log" 2>&1; then
-    local runs
-    runs=$(grep -oP 'stat::number_of_executed_units:\s*\K[0-9]+' "$log" || echo "?")
-    echo "fuzz: frost-fuzz-$name ran ${seconds} s, ${runs} inputs, no finding" \
+      "${extra[@]}" "$corpus" "$seeds/$name" fuzz/regressions > "$log" 2>&1; then
+    local executed how
+    executed=$(grep -oP 'stat::number_of_executed_units:\s*\K[0-9]+' "$log" || echo "?")
+    how="ran ${seconds} s"
+    [ -n "$runs" ] && how="ran from seed ${FUZZ_SEED:-1}"
+    echo "fuzz: frost-fuzz-$name $how, ${executed} inputs, no finding" \
       > "$seeds/$name.verdict"
   else
     {

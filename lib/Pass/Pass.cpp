@@ -61,7 +61,7 @@ namespace detail {
 
 /// Values that would not survive the pipeline grammar unquoted get quotes.
 static std::string quoteIfNeeded(llvm::StringRef S) {
-  if (!S.empty() && S.find_first_of(",;{}=\"' \t") == llvm::StringRef::npos)
+  if (!S.empty() && S.find_first_of(",;{}=\"' \t\n\v\f\r") == llvm::StringRef::npos)
     return S.str();
   std::string Out = "\"";
   for (char C : S) {

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace frost {
 
@@ -98,6 +99,12 @@ private:
   absl::Status function(llvm::StringRef Attr, tensorflow::NameAttrList &Out) const;
   /// Checks that the readers of N read outputs below NumOutputs.
   absl::Status checkUses(unsigned NumOutputs) const;
+  /// Checks that function F (attribute `Attr`), when in the library, takes
+  /// `Ins` and returns `Outs` (nullopt: any types, `NumOuts` of them), so the
+  /// calls are wired to arguments and results F has.
+  absl::Status checkSignature(llvm::StringRef Attr, const tensorflow::NameAttrList &F,
+                              llvm::ArrayRef<tensorflow::DataType> Ins,
+                              llvm::ArrayRef<tensorflow::DataType> Outs) const;
 
   Node *create(llvm::StringRef Suffix, llvm::StringRef Op) {
     Node *New = G.createNode(Names.newName(G, Name + "/" + Suffix.str()), Op);
@@ -164,6 +171,54 @@ absl::Status Lowering::checkUses(unsigned NumOutputs) const {
   return absl::OkStatus();
 }
 
+/// The type of a signature argument: its own, or the value its type attribute
+/// takes in the call's attributes; DT_INVALID when it cannot be told.
+static tensorflow::DataType argType(const tensorflow::OpDef::ArgDef &Arg,
+                                    const tensorflow::NameAttrList &F) {
+  if (Arg.type() != tensorflow::DT_INVALID)
+    return Arg.type();
+  auto It = F.attr().find(Arg.type_attr());
+  return It != F.attr().end() && It->second.value_case() == tensorflow::AttrValue::kType
+             ? It->second.type()
+             : tensorflow::DT_INVALID;
+}
+
+/// Compares one side of a signature with what the node passes or expects.
+static std::optional<std::string>
+argsMismatch(const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef> &Args,
+             const tensorflow::NameAttrList &F, llvm::ArrayRef<tensorflow::DataType> Want,
+             llvm::StringRef What) {
+  for (const tensorflow::OpDef::ArgDef &Arg : Args)
+    if (!Arg.number_attr().empty() || !Arg.type_list_attr().empty())
+      return std::nullopt; // a list argument: its length is an attribute's
+  if (static_cast<size_t>(Args.size()) != Want.size())
+    return absl::StrCat("has ", Args.size(), " ", What.str(), Args.size() == 1 ? "" : "s", "; the node has ",
+                        Want.size());
+  for (int I = 0; I < Args.size(); ++I) {
+    tensorflow::DataType Got = argType(Args[I], F);
+    if (Got != tensorflow::DT_INVALID && Want[I] != tensorflow::DT_INVALID && Got != Want[I])
+      return absl::StrCat(What.str(), " ", I, " ('", Args[I].name(), "') is ",
+                          tensorflow::DataType_Name(Got), "; the node's is ",
+                          tensorflow::DataType_Name(Want[I]));
+  }
+  return std::nullopt;
+}
+
+absl::Status Lowering::checkSignature(llvm::StringRef Attr, const tensorflow::NameAttrList &F,
+                                      llvm::ArrayRef<tensorflow::DataType> Ins,
+                                      llvm::ArrayRef<tensorflow::DataType> Outs) const {
+  const tensorflow::FunctionDef *Def = findFunction(G, F.name());
+  if (!Def)
+    return absl::OkStatus(); // a function from elsewhere; the verifier names missing ones
+  const tensorflow::OpDef &Sig = Def->signature();
+  std::optional<std::string> Mismatch = argsMismatch(Sig.input_arg(), F, Ins, "input");
+  if (!Mismatch)
+    Mismatch = argsMismatch(Sig.output_arg(), F, Outs, "output");
+  if (!Mismatch)
+    return absl::OkStatus();
+  return error(absl::StrCat(Attr.str(), " '", F.name(), "' ", *Mismatch));
+}
+
 absl::Status Lowering::lowerIf() {
   tensorflow::NameAttrList Then, Else;
   std::vector<tensorflow::DataType> Tin, Tout;
@@ -180,6 +235,8 @@ absl::Status Lowering::lowerIf() {
     return error(absl::StrCat(N.numDataInputs(), " data inputs for a condition and ",
                               Tin.size(), " Tin types"));
   FROST_RETURN_IF_ERROR(checkUses(Tout.size()));
+  FROST_RETURN_IF_ERROR(checkSignature("then_branch", Then, Tin, Tout));
+  FROST_RETURN_IF_ERROR(checkSignature("else_branch", Else, Tin, Tout));
 
   std::string ThenName = Names.newName(G, Name + "/then");
   std::string ElseName = Names.newName(G, Name + "/else");
@@ -252,6 +309,8 @@ absl::Status Lowering::lowerCase() {
     return error(absl::StrCat(N.numDataInputs(), " data inputs for a branch index and ",
                               Tin.size(), " Tin types"));
   FROST_RETURN_IF_ERROR(checkUses(Tout.size()));
+  for (unsigned B = 0; B < Fns.size(); ++B)
+    FROST_RETURN_IF_ERROR(checkSignature(absl::StrCat("branches[", B, "]"), Fns[B], Tin, Tout));
 
   unsigned NumBranches = Fns.size();
   std::vector<std::string> CallNames;
@@ -328,6 +387,9 @@ absl::Status Lowering::lowerWhile() {
     return error("a loop whose variables are all resources cannot be lowered",
                  absl::StatusCode::kUnimplemented);
   FROST_RETURN_IF_ERROR(checkUses(Types.size()));
+  // The condition may return any scalar (TensorFlow converts it to bool).
+  FROST_RETURN_IF_ERROR(checkSignature("cond", Cond, Types, {tensorflow::DT_INVALID}));
+  FROST_RETURN_IF_ERROR(checkSignature("body", Body, Types, Types));
   int64_t Parallel = 10;
   if (const tensorflow::AttrValue *P = N.findAttr("parallel_iterations"))
     Parallel = P->i();
