@@ -1,4 +1,4 @@
-//===- Eval.cpp - Kernel lookup, the evaluation environment, shared helpers ---===//
+//===- Eval.cpp - Kernel lookup, evaluation environment, shared helpers --===//
 #include "Kernel.h"
 
 #include "absl/strings/str_join.h"
