@@ -49,6 +49,7 @@
 #include "frost/Support/Suggest.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Utils/ConstValue.h"
 #include "frost/Transforms/Utils/FunctionRetyper.h"
 #include "frost/Transforms/Variables.h"
 
@@ -71,19 +72,6 @@ using tensorflow::DataType;
 //===----------------------------------------------------------------------===//
 // The Const's value and the slices of partitioned variables
 //===----------------------------------------------------------------------===//
-
-/// Sets N's `value` attribute to T as make_tensor_proto(value, dtype, shape)
-/// would write it. Large tensors stay where they are (zero copy).
-absl::Status setValueAttr(Node &N, const TensorData &T) {
-  if (makeTensorProtoUsesContent(T)) {
-    N.setExternalTensorAttr("value", T.dtype(), T.shape(), {T.bytes(), T.keeper()});
-    return absl::OkStatus();
-  }
-  tensorflow::TensorProto P;
-  FROST_RETURN_IF_ERROR(makeTensorProto(T, P));
-  *N.attr("value").mutable_tensor() = std::move(P);
-  return absl::OkStatus();
-}
 
 /// The part `Spec` of `Full` (a view when it is contiguous).
 absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec) {

@@ -1,0 +1,29 @@
+//===- ConstValue.h - Reading and writing a Const node's value --*- C++ -*-===//
+//
+// A Const's `value` lives in its AttrValue or, for weights taken from a
+// checkpoint, outside it (ExternalContent, never copied). These read it as a
+// TensorData whichever way it is held, and write one back as
+// make_tensor_proto would spell it, large values left in place.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_TRANSFORMS_UTILS_CONSTVALUE_H
+#define FROST_TRANSFORMS_UTILS_CONSTVALUE_H
+
+#include "frost/IR/Graph.h"
+#include "frost/Tensor/Tensor.h"
+
+namespace frost {
+
+/// The value of Const node N (its `value` attribute), borrowing external
+/// content. InvalidArgument, naming the node, when it has none or it does not
+/// decode.
+absl::StatusOr<TensorData> constValue(const Node &N);
+
+/// Sets N's `value` attribute to T as make_tensor_proto(value, dtype, shape)
+/// would write it; bytes it would store as tensor_content stay where they are
+/// (zero copy).
+absl::Status setValueAttr(Node &N, const TensorData &T);
+
+} // namespace frost
+
+#endif // FROST_TRANSFORMS_UTILS_CONSTVALUE_H

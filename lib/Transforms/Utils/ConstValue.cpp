@@ -1,0 +1,34 @@
+//===- ConstValue.cpp - Reading and writing a Const node's value ----------===//
+#include "frost/Transforms/Utils/ConstValue.h"
+
+#include "frost/Tensor/TensorProtoCodec.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace frost {
+
+absl::StatusOr<TensorData> constValue(const Node &N) {
+  std::string Where = absl::StrCat("node '", N.name().str(), "' (", N.op().str(), ")");
+  const tensorflow::AttrValue *V = N.findAttr("value");
+  if (!V || !V->has_tensor())
+    return absl::InvalidArgumentError(absl::StrCat(Where, ": no tensor attribute 'value'"));
+  const tensorflow::TensorProto &Proto = V->tensor();
+  if (const ExternalContent *Ext = N.externalContent("value")) {
+    FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, shapeFromProto(Proto.tensor_shape()));
+    return TensorData::borrowed(Proto.dtype(), std::move(Shape), Ext->Bytes, Ext->Keeper);
+  }
+  return decodeTensorProto(Proto, Where);
+}
+
+absl::Status setValueAttr(Node &N, const TensorData &T) {
+  if (makeTensorProtoUsesContent(T)) {
+    N.setExternalTensorAttr("value", T.dtype(), T.shape(), {T.bytes(), T.keeper()});
+    return absl::OkStatus();
+  }
+  tensorflow::TensorProto P;
+  FROST_RETURN_IF_ERROR(makeTensorProto(T, P));
+  *N.attr("value").mutable_tensor() = std::move(P);
+  return absl::OkStatus();
+}
+
+} // namespace frost
