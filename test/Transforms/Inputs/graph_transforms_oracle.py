@@ -12,7 +12,10 @@ same inputs, for both predicate values and several batches. Each pass must
 also have done its work (nodes removed, merged, renamed, ordered), and where
 graph_transforms' behaviour is fully described by its source (node order of
 sort_by_execution_order, names of obfuscate_names) Frost's output must equal
-a Python emulation of it.
+a Python emulation of it; where graph_transforms breaks this graph
+(remove_nodes bypasses the cond's pivots: wrong values; remove_control_
+dependencies takes the loop's constants out of its frame: an error), the
+emulation must show it.
 
 Prints "PASS matches TensorFlow on N cases" on success.
 """
@@ -143,6 +146,51 @@ def tf_obfuscated_names(graph_def, kept):
     return names
 
 
+def tf_remove_nodes(graph_def, ops, kept):
+    """graph_transforms' remove_nodes (remove_nodes.cc), emulated for nodes
+    with one data input: readers of `n` or `n:0` read its input, `^n`
+    becomes `^input`, its control inputs are dropped."""
+    out = graph_pb2.GraphDef()
+    out.CopyFrom(graph_def)
+    changed = True
+    while changed:
+        changed = False
+        for n in out.node:
+            data = [s for s in n.input if not s.startswith("^")]
+            if n.op not in ops or len(data) != 1 or n.name in kept:
+                continue
+            for m in out.node:
+                for i, s in enumerate(m.input):
+                    if s in (n.name, n.name + ":0"):
+                        m.input[i] = data[0]
+                    elif s == "^" + n.name:
+                        m.input[i] = "^" + node_name(data[0])
+            out.node.remove(n)
+            changed = True
+            break
+    return out
+
+
+def tf_remove_control_dependencies(graph_def):
+    """graph_transforms' remove_control_dependencies, emulated."""
+    out = graph_pb2.GraphDef()
+    out.CopyFrom(graph_def)
+    for n in out.node:
+        data = [s for s in n.input if not s.startswith("^")]
+        del n.input[:]
+        n.input.extend(data)
+    return out
+
+
+def breaks(graph_def, feeds, want):
+    """Whether a graph fails or computes something else than `want`."""
+    try:
+        have = run_graph(graph_def, feeds)
+    except tf.errors.OpError:
+        return True
+    return any(w.tobytes() != h.tobytes() for w, h in zip(want, have))
+
+
 def count_ops(graph_def, op):
     return sum(1 for n in graph_def.node if n.op == op)
 
@@ -210,6 +258,15 @@ def main():
             tf1.import_graph_def(original, name="")
             with tf1.Session(graph=g, config=CONFIG) as sess:
                 feeds = [{"h:0": sess.run("h:0", f), "pred:0": f["pred:0"]} for f in feeds]
+    # Where graph_transforms breaks this graph, Frost's pass must differ.
+    if pass_name == "remove-nodes":
+        tf_version = tf_remove_nodes(original, {"Identity", "CheckNumerics"},
+                                     set(INPUTS + OUTPUTS))
+        if not breaks(tf_version, feeds, want):
+            fail("graph_transforms' remove_nodes no longer breaks the cond")
+    if pass_name == "remove-control-dependencies":
+        if not breaks(tf_remove_control_dependencies(original), feeds, want):
+            fail("graph_transforms' remove_control_dependencies no longer breaks the loop")
     have = run_graph(got, feeds)
     for i, (w, h) in enumerate(zip(want, have)):
         if w.tobytes() != h.tobytes():
