@@ -207,10 +207,12 @@ absl::StatusOr<Outputs> evalReshape(const KernelContext &Ctx) {
       HasZero = true;
       Count = 0;
     } else {
-      if (__builtin_mul_overflow(Count, Size, &Count) ||
-          __builtin_mul_overflow(Product, Size, &Product))
+      // Only the shape's element count is checked (after a zero dim it
+      // cannot overflow); the product of non-zero dims wraps as TensorFlow's.
+      if (__builtin_mul_overflow(Count, Size, &Count))
         return Ctx.invalid(
             absl::StrCat("Shape [", absl::StrJoin(Shape, ", "), "] has too many elements"));
+      Product = static_cast<int64_t>(static_cast<uint64_t>(Product) * static_cast<uint64_t>(Size));
     }
   }
   if (Unknown != -1) {

@@ -117,6 +117,10 @@ TEST(ArrayTest, ReshapeInfersOneDim) {
   EXPECT_EQ(shapeOf(evalOne("Reshape", {iota({0, 3}), i64({2}, {0, -1})})), (Shape{0, 3}));
   EXPECT_EQ(shapeOf(evalOne("Reshape", {iota({0, 3}), i32({2}, {-1, 0})})), (Shape{3, 0}));
   EXPECT_EQ(shapeOf(evalOne("Reshape", {iota({1}), i32({0}, {})})), Shape{});
+  // After a zero dim nothing overflows: an empty [0,2**40,2**40] is fine.
+  int64_t Big = int64_t(1) << 40;
+  EXPECT_EQ(shapeOf(evalOne("Reshape", {iota({0}), i64({3}, {0, Big, Big})})),
+            (Shape{0, Big, Big}));
   TensorData S = evalOne("Reshape", {strs({2}, {"a", "b"}), i32({2}, {1, 2})});
   EXPECT_EQ(stringsOf(S), (std::vector<std::string>{"a", "b"}));
 }
