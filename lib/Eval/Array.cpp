@@ -613,11 +613,13 @@ absl::StatusOr<Outputs> evalReverseV2(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
   const TensorData &In = Ctx.input(0), &AxisTensor = Ctx.input(1);
   FROST_RETURN_IF_ERROR(checkDType(Ctx, In.dtype(), dtypes::Pod | dtypes::String));
+  // TensorFlow returns a scalar or an empty tensor as it is, whatever the
+  // axes (TF-checked: even an out-of-range or a 2-D axis).
+  int64_t Rank = In.shape().size();
+  if (Rank == 0 || In.numElements() == 0)
+    return Outputs{In};
   if (AxisTensor.shape().size() != 1)
     return Ctx.invalid(absl::StrCat("'dims' must be 1-dimension, not ", AxisTensor.shape().size()));
-  int64_t Rank = In.shape().size();
-  if (Rank == 0) // TensorFlow returns a scalar as it is, whatever the axes
-    return Outputs{In};
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Axes, intElements(Ctx, 1));
   std::vector<bool> Reversed(Rank, false);
   for (size_t I = 0; I < Axes.size(); ++I) {

@@ -568,6 +568,9 @@ TEST(ArrayTest, ReverseV2) {
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{5, 4, 3, 2, 1, 0}));
   EXPECT_EQ(evalOne("ReverseV2", {f32({}, {1}), i32({1}, {0})}).values<float>(),
             (std::vector<float>{1}));
+  EXPECT_EQ(shapeOf(evalOne("ReverseV2", {iota({0, 2}), i32({1}, {-5})})), (Shape{0, 2}));
+  EXPECT_EQ(invalid("ReverseV2", {iota({2}), i32({1, 1}, {0})}),
+            "ReverseV2: 'dims' must be 1-dimension, not 2");
   EXPECT_EQ(invalid("ReverseV2", {iota({2}), i32({2}, {0, -1})}),
             "ReverseV2: axis 0 specified more than once.");
   EXPECT_EQ(invalid("ReverseV2", {iota({2}), i32({1}, {1})}),
