@@ -37,8 +37,10 @@ INTS = SIGNED + UNSIGNED
 NUMBERS = FLOATS + INTS
 
 # Ops whose float results may differ by a few ulps (other libm/Eigen versions).
+# Sqrt and Reciprocal too: TensorFlow's vectorized float ones are Newton
+# refinements, not always correctly rounded.
 TRANSCENDENTAL = {"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Erf", "Rsqrt",
-                  "Pow", "Softplus", "Elu", "Selu"}
+                  "Pow", "Softplus", "Elu", "Selu", "Sqrt", "Reciprocal", "Inv"}
 
 # op -> (argument names, dtypes, kind)
 UNARY_FLOAT = ["Sqrt", "Rsqrt", "Reciprocal", "Inv", "Exp", "Expm1", "Log", "Log1p", "Tanh",
@@ -52,11 +54,11 @@ OPS.update({
     "Neg": (["x"], FLOATS + SIGNED),
     "Sign": (["x"], FLOATS + SIGNED),
     "Square": (["x"], NUMBERS),
-    "Round": (["x"], FLOATS + [tf.int32, tf.int64]),
+    "Round": (["x"], FLOATS),
     "Rint": (["x"], [tf.float32, tf.float64]),
     "Relu": (["features"], NUMBERS),
     "Relu6": (["features"], NUMBERS),
-    "LeakyRelu": (["features"], NUMBERS),
+    "LeakyRelu": (["features"], FLOATS),
     "LogicalNot": (["x"], [tf.bool]),
     "Add": (["x", "y"], FLOATS + SIGNED + [tf.uint8, tf.string]),
     "AddV2": (["x", "y"], NUMBERS),

@@ -60,7 +60,8 @@ int64_t truncateToInt64(double V) {
 /// A float converted to the integer type To as TensorFlow's x86-64 kernel
 /// does (see the file comment); `Vectorized` for an element of the
 /// vectorized body.
-template <typename To> To floatToInteger(double V, bool Vectorized) {
+template <typename To>
+To floatToInteger(double V, bool Vectorized, [[maybe_unused]] bool ThroughInt16) {
   if constexpr (std::is_same_v<To, int64_t>) {
     return truncateToInt64(V);
   } else if constexpr (std::is_same_v<To, uint64_t>) {
@@ -79,6 +80,9 @@ template <typename To> To floatToInteger(double V, bool Vectorized) {
     int32_t I = truncateToInt32(V);
     if (!Vectorized)
       return static_cast<To>(I); // Modulo 2^n.
+    // Double and half reach uint8 through int16 taken modulo 2^16.
+    if (std::is_same_v<To, uint8_t> && ThroughInt16)
+      I = static_cast<int16_t>(I);
     return static_cast<To>(
         std::clamp<int32_t>(I, std::numeric_limits<To>::min(), std::numeric_limits<To>::max()));
   }
@@ -125,9 +129,10 @@ template <typename From, typename To> To convert(From X, bool Vectorized) {
   } else if constexpr (std::is_same_v<From, bool>) {
     return To(X ? 1 : 0);
   } else if constexpr (IsReducedFloat<From> && IsInteger<To>) {
-    return floatToInteger<To>(static_cast<double>(static_cast<float>(X)), Vectorized);
+    return floatToInteger<To>(static_cast<double>(static_cast<float>(X)), Vectorized,
+                              std::is_same_v<From, Eigen::half>);
   } else if constexpr (IsFloat<From> && IsInteger<To>) {
-    return floatToInteger<To>(static_cast<double>(X), Vectorized);
+    return floatToInteger<To>(static_cast<double>(X), Vectorized, std::is_same_v<From, double>);
   } else if constexpr (IsReducedFloat<From> && IsFloat<To>) {
     return To(static_cast<float>(X));
   } else {

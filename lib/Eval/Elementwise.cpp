@@ -120,6 +120,14 @@ template <typename T> T minPropagatingNaN(T A, T B) {
   return B < A ? B : A;
 }
 
+/// `Round(x)` (floor, ceil, rint) of each element through double, which
+/// holds every value exactly and keeps the sign of zero (Eigen 3.4's SSE2
+/// floor turns -0.0 into 0.0; TensorFlow keeps it).
+template <typename Expr, typename Fn> auto roundingOf(const Expr &A, Fn Round) {
+  using T = ScalarOf<Expr>;
+  return A.unaryExpr([Round](T X) { return T(Round(static_cast<double>(X))); });
+}
+
 std::vector<int64_t> shapeOf(const TensorData &T) {
   return std::vector<int64_t>(T.shape().begin(), T.shape().end());
 }
@@ -381,7 +389,9 @@ absl::StatusOr<Outputs> evalDiv(const KernelContext &Ctx) {
 absl::StatusOr<Outputs> evalFloorDiv(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(checkBinary(Ctx));
   if (isFloatType(Ctx.input(0).dtype()))
-    return binary<Floats>(Ctx, [](auto A, auto B) { return (A / B).floor(); });
+    return binary<Floats>(Ctx, [](auto A, auto B) {
+      return roundingOf(A / B, [](double X) { return std::floor(X); });
+    });
   bool Failed = false;
   return binary<Ints>(Ctx,
                       checkedIntegerOp(Failed, [](auto X, auto Y) { return flooredDivide(X, Y); }),
@@ -654,7 +664,12 @@ absl::StatusOr<Outputs> evalReciprocal(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalSqrt(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return A.sqrt(); });
+  // std::sqrt, correctly rounded: Eigen 3.4's SSE packet sqrt gives NaN for
+  // inf.
+  return unary<Floats>(Ctx, [](auto A) {
+    using T = ScalarOf<decltype(A)>;
+    return A.unaryExpr([](T X) { return T(std::sqrt(static_cast<double>(X))); });
+  });
 }
 
 absl::StatusOr<Outputs> evalRsqrt(const KernelContext &Ctx) {
@@ -682,7 +697,20 @@ absl::StatusOr<Outputs> evalTanh(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalSigmoid(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.logistic(); }); });
+  // TensorFlow's logistic: e / (1 + e) with e = exp(x), 1 where e is inf
+  // (float: x capped at 16.6355324, where the quotient is 1).
+  return unary<Floats>(Ctx, [](auto A) {
+    return inFloat(A, [](auto X) {
+      using F = ScalarOf<decltype(X)>;
+      auto E = [&] {
+        if constexpr (std::is_same_v<F, float>)
+          return X.min(16.6355324f).exp();
+        else
+          return X.exp();
+      }();
+      return (E == std::numeric_limits<F>::infinity()).select(F(1), E / (E + F(1)));
+    });
+  });
 }
 
 absl::StatusOr<Outputs> evalErf(const KernelContext &Ctx) {
@@ -690,27 +718,25 @@ absl::StatusOr<Outputs> evalErf(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalFloor(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return A.floor(); });
+  return unary<Floats>(
+      Ctx, [](auto A) { return roundingOf(A, [](double X) { return std::floor(X); }); });
 }
 
 absl::StatusOr<Outputs> evalCeil(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return A.ceil(); });
+  return unary<Floats>(Ctx,
+                       [](auto A) { return roundingOf(A, [](double X) { return std::ceil(X); }); });
 }
 
 // Round and Rint round half to even; Round of an integer is itself.
+// Round and Rint round half to even. TensorFlow 2.21 registers Round for
+// int32 and int64 but its kernel returns 0 for them: Frost does not fold that.
 absl::StatusOr<Outputs> evalRound(const KernelContext &Ctx) {
   auto RoundHalfToEven = [](auto A) {
-    using T = ScalarOf<decltype(A)>;
-    return A.unaryExpr([](T X) -> T {
-      if constexpr (std::is_integral_v<T>)
-        return X;
-      else
-        return T(std::nearbyint(static_cast<double>(X)));
-    });
+    return roundingOf(A, [](double X) { return std::nearbyint(X); });
   };
   if (Ctx.op() == "Rint")
     return unary < Float32 | Float64 > (Ctx, RoundHalfToEven);
-  return unary < Floats | Int32 | Int64 > (Ctx, RoundHalfToEven);
+  return unary<Floats>(Ctx, RoundHalfToEven);
 }
 
 absl::StatusOr<Outputs> evalIsNan(const KernelContext &Ctx) {

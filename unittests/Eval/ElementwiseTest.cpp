@@ -367,6 +367,9 @@ TEST(ElementwiseTest, TranscendentalFunctionsAtSpecialValues) {
 }
 
 TEST(ElementwiseTest, RoundingFunctions) {
+  // floor(-0.0) and ceil(-0.5) are -0.0 (TensorFlow 2.21).
+  EXPECT_TRUE(std::signbit(evalOne("Floor", {floats({-0.0f})}).values<float>()[0]));
+  EXPECT_TRUE(std::signbit(evalOne("Ceil", {floats({-0.5f})}).values<float>()[0]));
   // Round and Rint round half to even (TensorFlow 2.21: [0, 2, 2, -0, -2]).
   TensorData X = floats({0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 8388609.0f});
   for (const char *Op : {"Round", "Rint"})
@@ -375,7 +378,8 @@ TEST(ElementwiseTest, RoundingFunctions) {
   EXPECT_EQ(evalOne("Floor", {floats({-0.5f, 1.5f})}).values<float>(), (std::vector<float>{-1, 1}));
   EXPECT_EQ(evalOne("Ceil", {floats({-0.5f, 1.5f})}).values<float>(),
             (std::vector<float>{-0.0f, 2}));
-  EXPECT_EQ(evalOne("Round", {ints({7})}).values<int32_t>(), (std::vector<int32_t>{7}));
+  // TensorFlow 2.21's Round of integers gives 0: not folded.
+  EXPECT_TRUE(absl::IsUnimplemented(evalStatus("Round", {ints({7})})));
   EXPECT_TRUE(absl::IsUnimplemented(evalStatus("Rint", {ints({7})})));
 }
 
