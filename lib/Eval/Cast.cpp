@@ -22,9 +22,12 @@
 // - uint32: in the vectorized body values in [2^31, 2^32) convert and
 //   anything else not fitting int32 gives 2^31; in the scalar tail the float
 //   is converted to int64 and truncated.
+//   (double and half reach uint8 through int16 taken modulo 2^16);
 // The scalar tail is the last (n mod U) elements, U being the elements one
-// step of TensorFlow's vectorized loop converts (VectorUnit below, measured
-// on TensorFlow 2.21's x86-64 build).
+// step of TensorFlow's vectorized loop converts (vectorUnit below, measured
+// on TensorFlow 2.21's x86-64 build). TensorFlow splits tensors of ~100k
+// elements and more between threads, each part with its own scalar tail at
+// places that depend on the thread count: those elements may differ.
 //
 //===----------------------------------------------------------------------===//
 #include "Kernel.h"
