@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+"""Compares Frost's elementwise kernels (lib/Eval) with TensorFlow's.
+
+For every op and every dtype TensorFlow registers on the CPU, builds inputs
+with numpy (random values, special values such as NaN, infinities, -0.0 and
+the integer extremes, broadcasting shapes, sizes on both sides of Eigen's
+vector steps), runs tf.raw_ops.<Op> as the oracle, then runs Frost's kernels
+on the same inputs through the gtest EvalOracle.CasesFromEnvironment (it reads
+FROST_EVAL_CASES and writes FROST_EVAL_RESULTS) and prints each mismatch and a
+summary per op and dtype: the largest difference in ulps for transcendental
+functions, exact (bitwise, any NaN equal to any NaN) equality for the rest.
+Errors are compared too: TensorFlow's InvalidArgument must be Frost's, with
+TensorFlow's message.
+
+  scripts/compare_elementwise_with_tf.py [--unittests build/bin/frost-unittests]
+      [--ops Add,Tanh] [--seed 1] [--keep DIR]
+
+Exits 1 when something differs beyond the allowed ulps (--max-ulp, 2).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+R = tf.raw_ops
+
+FLOATS = [tf.float32, tf.float64, tf.float16, tf.bfloat16]
+SIGNED = [tf.int8, tf.int16, tf.int32, tf.int64]
+UNSIGNED = [tf.uint8, tf.uint16, tf.uint32, tf.uint64]
+INTS = SIGNED + UNSIGNED
+NUMBERS = FLOATS + INTS
+
+# Ops whose float results may differ by a few ulps (other libm/Eigen versions).
+# Sqrt and Reciprocal too: TensorFlow's vectorized float ones are Newton
+# refinements, not always correctly rounded.
+TRANSCENDENTAL = {"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Erf", "Rsqrt",
+                  "Pow", "Softplus", "Elu", "Selu", "Sqrt", "Reciprocal", "Inv"}
+
+# op -> (argument names, dtypes, kind)
+UNARY_FLOAT = ["Sqrt", "Rsqrt", "Reciprocal", "Inv", "Exp", "Expm1", "Log", "Log1p", "Tanh",
+               "Sigmoid", "Erf", "Floor", "Ceil", "Softplus", "Elu", "Selu", "IsNan",
+               "IsInf", "IsFinite"]
+OPS = {}
+for op in UNARY_FLOAT:
+    OPS[op] = (["features"] if op in ("Softplus", "Elu", "Selu") else ["x"], FLOATS)
+OPS.update({
+    "Abs": (["x"], FLOATS + SIGNED),
+    "Neg": (["x"], FLOATS + SIGNED),
+    "Sign": (["x"], FLOATS + SIGNED),
+    "Square": (["x"], NUMBERS),
+    "Round": (["x"], FLOATS),
+    "Rint": (["x"], [tf.float32, tf.float64]),
+    "Relu": (["features"], NUMBERS),
+    "Relu6": (["features"], NUMBERS),
+    "LeakyRelu": (["features"], FLOATS),
+    "LogicalNot": (["x"], [tf.bool]),
+    "Add": (["x", "y"], FLOATS + SIGNED + [tf.uint8, tf.string]),
+    "AddV2": (["x", "y"], NUMBERS),
+    "Sub": (["x", "y"], NUMBERS),
+    "Mul": (["x", "y"], NUMBERS),
+    "RealDiv": (["x", "y"], FLOATS),
+    "Div": (["x", "y"], NUMBERS),
+    "TruncateDiv": (["x", "y"], NUMBERS),
+    "TruncateMod": (["x", "y"], [tf.float32, tf.float64, tf.int32, tf.int64]),
+    "FloorDiv": (["x", "y"], NUMBERS),
+    "FloorMod": (["x", "y"], NUMBERS),
+    "Maximum": (["x", "y"], NUMBERS),
+    "Minimum": (["x", "y"], NUMBERS),
+    "Pow": (["x", "y"], FLOATS + SIGNED),
+    "SquaredDifference": (["x", "y"], FLOATS + [tf.int32, tf.int64]),
+    "Equal": (["x", "y"], NUMBERS + [tf.bool, tf.string]),
+    "NotEqual": (["x", "y"], NUMBERS + [tf.bool, tf.string]),
+    "Less": (["x", "y"], NUMBERS),
+    "LessEqual": (["x", "y"], NUMBERS),
+    "Greater": (["x", "y"], NUMBERS),
+    "GreaterEqual": (["x", "y"], NUMBERS),
+    "LogicalAnd": (["x", "y"], [tf.bool]),
+    "LogicalOr": (["x", "y"], [tf.bool]),
+    "BiasAdd": (["value", "bias"], NUMBERS),
+    "Select": (["condition", "x", "y"], NUMBERS + [tf.bool, tf.string]),
+    "SelectV2": (["condition", "t", "e"], NUMBERS + [tf.bool, tf.string]),
+    "ClipByValue": (["t", "clip_value_min", "clip_value_max"],
+                    FLOATS + SIGNED + [tf.uint8, tf.uint16]),
+    "Cast": (["x"], NUMBERS + [tf.bool]),
+})
+
+FLOAT_SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, np.inf, -np.inf, np.nan,
+                  1e-3, 3.0, 7.0, -7.0, 100.0, -100.0, 1e30, -1e30, 1e-30, 65504.0, 300.7,
+                  -129.0, 1e10, -3e9, 4e9]
+
+
+def numpy_dtype(dt):
+    return dt.as_numpy_dtype
+
+
+def random_values(rng, dt, n, op, role):
+    """n values of dtype dt suited to `op`'s argument `role`."""
+    if dt == tf.bool:
+        return rng.integers(0, 2, n).astype(bool)
+    if dt == tf.string:
+        if n == 0:
+            return np.zeros(0, object)
+        return np.array([bytes(rng.choice(list(b"abc"), rng.integers(0, 3)))
+                         for _ in range(n)], dtype=object)
+    npdt = numpy_dtype(dt)
+    if n == 0:
+        return np.zeros(0, npdt)
+    if dt.is_floating:
+        scale = {"Exp": 30, "Expm1": 30, "Tanh": 10, "Sigmoid": 20, "Erf": 4, "Softplus": 30,
+                 "Elu": 10, "Selu": 10}.get(op, 100)
+        v = np.concatenate([rng.normal(0, scale, n), rng.uniform(-2, 2, n)])[:n]
+        if op in ("Log", "Sqrt", "Rsqrt", "Log1p") or (op == "Pow" and role == 0):
+            v = np.abs(v) * rng.choice([1, 1, 1, -1], n)
+        if op == "Pow" and role == 1:
+            v = rng.uniform(-4, 4, n)
+        if op in ("Cast",):
+            v = np.concatenate([rng.normal(0, 1e3, n), rng.normal(0, 1e10, n)])[:n]
+        k = max(1, n // 8)
+        idx = rng.choice(n, k, replace=False)
+        v[idx] = rng.choice(FLOAT_SPECIALS, k)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return v.astype(npdt)
+    info = np.iinfo(npdt)
+    small = rng.integers(max(info.min, -50), min(info.max, 50) + 1, n)
+    big = rng.integers(info.min, info.max, n, endpoint=True, dtype=npdt)
+    v = np.where(rng.random(n) < 0.5, small, big).astype(npdt)
+    if op == "Pow":
+        v = (np.abs(small) % (40 if role == 1 else 5)).astype(npdt) if role == 1 else \
+            rng.integers(max(info.min, -4), 5, n).astype(npdt)
+    extremes = np.array([info.min, info.max, 0, 1] + ([-1] if info.min < 0 else []), npdt)
+    k = min(n, len(extremes))
+    v[rng.choice(n, k, replace=False)] = rng.choice(extremes, k)
+    if op in ("Div", "TruncateDiv", "FloorDiv", "FloorMod", "TruncateMod") and role == 1:
+        v[v == 0] = 1
+    return v
+
+
+def shapes_for(arity):
+    if arity == 1:
+        return [([3, 5],), ([1037],), ([],), ([0, 3],), ([2, 33],)]
+    if arity == 2:
+        return [([3, 5], [3, 5]), ([1037], [1037]), ([4, 1], [1, 3]), ([], [7]), ([2, 37], [37]),
+                ([0, 3], [3])]
+    return [([5],) * 3]
+
+
+class Case:
+    def __init__(self, op, dtype, inputs, attrs, kwargs):
+        self.op, self.dtype, self.inputs, self.attrs, self.kwargs = op, dtype, inputs, attrs, kwargs
+
+
+def attr_json(attrs):
+    out = {}
+    for name, value in attrs.items():
+        if isinstance(value, tf.DType):
+            out[name] = {"type": value.as_datatype_enum}
+        elif isinstance(value, bool):
+            out[name] = {"b": value}
+        elif isinstance(value, float):
+            out[name] = {"f": value}
+        elif isinstance(value, str):
+            out[name] = {"s": value}
+    return out
+
+
+def tensor_json(array, dt):
+    array = np.asarray(array)
+    j = {"dtype": dt.as_datatype_enum, "shape": list(array.shape)}
+    if dt == tf.string:
+        j["strings"] = [bytes(s).hex() for s in array.reshape(-1)]
+    else:
+        j["hex"] = np.ascontiguousarray(array.astype(numpy_dtype(dt))).tobytes().hex()
+    return j
+
+
+def make_cases(ops, rng):
+    cases = []
+    for op in ops:
+        names, dtypes = OPS[op]
+        for dt in dtypes:
+            if op == "Cast":
+                targets = NUMBERS + [tf.bool]
+                for dst in targets:
+                    for n in (1, 7, 31, 33, 40, 1037, 100003):
+                        x = random_values(rng, dt, n, op, 0)
+                        attrs = {"DstT": dst, "Truncate": bool(rng.integers(0, 2))}
+                        cases.append(Case(op, dt, [(x, dt)], attrs, {"x": x, **attrs}))
+                continue
+            if op in ("Select", "SelectV2"):
+                for shape, cshape in (([4, 3], [4]), ([4, 3], [4, 3]), ([4, 3], []),
+                                      ([40, 3], [40, 1] if op == "SelectV2" else [40])):
+                    cond = rng.integers(0, 2, cshape).astype(bool)
+                    t = random_values(rng, dt, int(np.prod(shape)), op, 0).reshape(shape)
+                    e = random_values(rng, dt, int(np.prod(shape)), op, 1).reshape(shape)
+                    if op == "SelectV2":
+                        e = e[:1]
+                    ins = [(cond, tf.bool), (t, dt), (e, dt)]
+                    cases.append(Case(op, dt, ins, {}, dict(zip(names, [c for c, _ in ins]))))
+                continue
+            if op == "ClipByValue":
+                for lo_shape in ([], [6]):
+                    x = random_values(rng, dt, 6, op, 0)
+                    lo = random_values(rng, dt, 6, op, 1)[: 1 if not lo_shape else 6].reshape(lo_shape)
+                    hi = random_values(rng, dt, 1, op, 2).reshape([])
+                    ins = [(x, dt), (lo, dt), (hi, dt)]
+                    cases.append(Case(op, dt, ins, {}, dict(zip(names, [c for c, _ in ins]))))
+                continue
+            if op == "BiasAdd":
+                for fmt, shape in (("NHWC", [2, 3, 4]), ("NCHW", [2, 3, 4]), ("NCHW", [5, 3]),
+                                   ("NHWC", [40, 5])):
+                    value = random_values(rng, dt, int(np.prod(shape)), op, 0).reshape(shape)
+                    c = shape[1] if fmt == "NCHW" and len(shape) > 2 else shape[-1]
+                    bias = random_values(rng, dt, c, op, 1)
+                    attrs = {"data_format": fmt}
+                    ins = [(value, dt), (bias, dt)]
+                    cases.append(Case(op, dt, ins, attrs, {"value": value, "bias": bias, **attrs}))
+                continue
+            for shapes in shapes_for(len(names)):
+                ins = []
+                for role, shape in enumerate(shapes):
+                    n = int(np.prod(shape)) if shape else 1
+                    ins.append((random_values(rng, dt, n, op, role).reshape(shape), dt))
+                attrs = {}
+                if op == "LeakyRelu":
+                    attrs["alpha"] = float(rng.choice([0.2, 0.5, 2.7, -1.5]))
+                cases.append(Case(op, dt, ins, attrs,
+                                  {**dict(zip(names, [x for x, _ in ins])), **attrs}))
+    # Errors, with TensorFlow's messages.
+    i32 = lambda *v: np.array(v, np.int32)  # noqa: E731
+    f32 = lambda *v: np.array(v, np.float32)  # noqa: E731
+    for op in ("Div", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"):
+        cases.append(Case(op, tf.int32, [(i32(1, 2), tf.int32), (i32(1, 0), tf.int32)], {},
+                          {"x": i32(1, 2), "y": i32(1, 0)}))
+    cases.append(Case("Pow", tf.int32, [(i32(2), tf.int32), (i32(-1), tf.int32)], {},
+                      {"x": i32(2), "y": i32(-1)}))
+    cases.append(Case("Add", tf.float32, [(f32(1, 2), tf.float32), (f32(1, 2, 3), tf.float32)],
+                      {}, {"x": f32(1, 2), "y": f32(1, 2, 3)}))
+    for eq in ("Equal", "NotEqual"):
+        cases.append(Case(eq, tf.float32, [(f32(1, 2), tf.float32), (f32(1, 2, 3), tf.float32)],
+                          {"incompatible_shape_error": False},
+                          {"x": f32(1, 2), "y": f32(1, 2, 3), "incompatible_shape_error": False}))
+    m = np.ones((2, 3), np.float32)
+    for value, bias, fmt in ((f32(1, 2), f32(1, 2), "NHWC"), (m, m[:1], "NHWC"),
+                             (m, f32(1, 2), "NHWC"), (m.reshape(2, 3, 1), f32(1, 2), "NCHW")):
+        cases.append(Case("BiasAdd", tf.float32, [(value, tf.float32), (bias, tf.float32)],
+                          {"data_format": fmt}, {"value": value, "bias": bias, "data_format": fmt}))
+    for cond, x, y in ((np.array([True]), f32(1, 2), f32(1, 2, 3)),
+                       (np.array([True, False, True]), m, m),
+                       (np.array([True]), np.float32(1), np.float32(2)),
+                       (np.ones((2, 1), bool), m, m)):
+        cases.append(Case("Select", tf.float32, [(cond, tf.bool), (x, tf.float32), (y, tf.float32)],
+                          {}, {"condition": cond, "x": x, "y": y}))
+    cases.append(Case("SelectV2", tf.float32, [(np.ones(3, bool), tf.bool), (m, tf.float32),
+                                               (np.float32(1), tf.float32)], {},
+                      {"condition": np.ones(3, bool), "t": m, "e": np.float32(1)}))
+    cases.append(Case("ClipByValue", tf.float32, [(f32(1, 2, 3), tf.float32), (f32(1, 2), tf.float32),
+                                                  (np.float32(1), tf.float32)], {},
+                      {"t": f32(1, 2, 3), "clip_value_min": f32(1, 2), "clip_value_max": np.float32(1)}))
+    return cases
+
+
+def run_tensorflow(case):
+    """(numpy output, None) or (None, (code, message))."""
+    kwargs = {}
+    for name, value in case.kwargs.items():
+        if isinstance(value, np.ndarray) or np.isscalar(value) and not isinstance(value, (bool, float, str)):
+            dt = None
+            for (array, d) in case.inputs:
+                if array is value:
+                    dt = d
+            kwargs[name] = tf.constant(value, dtype=dt) if dt is not None else value
+        else:
+            kwargs[name] = value
+    try:
+        with tf.device("/CPU:0"):
+            out = getattr(R, case.op)(**kwargs)
+        return out.numpy(), None
+    except tf.errors.OpError as e:
+        message = e.message.split(" [Op:")[0]
+        if message.startswith("{{function_node"):
+            message = message.split("}} ", 1)[1]
+        return None, (type(e).__name__, message)
+
+
+def ordered(bits, width):
+    sign = np.uint64(1) << np.uint64(width - 1)
+    b = bits.astype(np.uint64)
+    mag = (b & (sign - np.uint64(1))).astype(np.int64)
+    return np.where((b & sign) != 0, -mag, mag)
+
+
+def compare(case, expected, result, max_ulp):
+    """(ok, ulps, detail)."""
+    exp_arr, exp_err = expected
+    if exp_err is not None:
+        if "outputs" in result:
+            return False, 0, f"TensorFlow fails ({exp_err[1]}) but Frost computes"
+        want = f"{case.op}: {exp_err[1]}"
+        code_ok = (exp_err[0] == "InvalidArgumentError" and result["code"] == "INVALID_ARGUMENT") or \
+                  (exp_err[0] == "UnimplementedError" and result["code"] == "UNIMPLEMENTED")
+        if not code_ok or result["message"] != want:
+            return False, 0, f"error: TensorFlow {exp_err[0]} '{want}', Frost {result['code']} '{result['message']}'"
+        return True, 0, ""
+    if "outputs" not in result:
+        return False, 0, f"Frost fails: {result['code']} {result['message']}"
+    out = result["outputs"][0]
+    exp_arr = np.asarray(exp_arr)
+    dt = tf.as_dtype(exp_arr.dtype) if exp_arr.dtype != object else tf.string
+    if out["dtype"] != dt.as_datatype_enum or out["shape"] != list(exp_arr.shape):
+        return False, 0, f"dtype/shape: TensorFlow {dt.name} {list(exp_arr.shape)}, Frost {out['dtype']} {out['shape']}"
+    if dt == tf.string:
+        got = [bytes.fromhex(s) for s in out["strings"]]
+        ok = got == [bytes(s) for s in exp_arr.reshape(-1)]
+        return ok, 0, "" if ok else f"strings differ: {got[:4]} vs {list(exp_arr.reshape(-1)[:4])}"
+    npdt = numpy_dtype(dt)
+    got = np.frombuffer(bytes.fromhex(out["hex"]), dtype=npdt)
+    want = exp_arr.reshape(-1)
+    if dt.is_floating:
+        width = np.dtype(npdt).itemsize * 8
+        uint = {16: np.uint16, 32: np.uint32, 64: np.uint64}[width]
+        gb, wb = got.view(uint), np.ascontiguousarray(want).view(uint)
+        gnan, wnan = np.isnan(got.astype(np.float64)), np.isnan(want.astype(np.float64))
+        exact = (gb == wb) | (gnan & wnan)
+        ulps = np.where(gnan | wnan, np.where(gnan & wnan, 0, 1 << 40),
+                        np.abs(ordered(gb, width) - ordered(wb, width)))
+        worst = int(ulps.max()) if ulps.size else 0
+        allowed = max_ulp if case.op in TRANSCENDENTAL else 0
+        bad = np.nonzero(~exact & (ulps > allowed))[0]
+        if case.op not in TRANSCENDENTAL:
+            bad = np.nonzero(~exact)[0]
+        if len(bad):
+            k = bad[0]
+            ins = ", ".join(str(np.asarray(a).reshape(-1)[k % max(np.asarray(a).size, 1)])
+                            for a, _ in case.inputs)
+            return False, worst, (f"{len(bad)} of {got.size} differ (max {worst} ulp), e.g. "
+                                  f"element {k}: inputs {ins}: TensorFlow {want[k]!r}, Frost {got[k]!r}")
+        return True, worst, ""
+    eq = got == want
+    if not eq.all():
+        k = np.nonzero(~eq)[0][0]
+        ins = ", ".join(str(np.asarray(a).reshape(-1)[k % max(np.asarray(a).size, 1)])
+                        for a, _ in case.inputs)
+        return False, 0, (f"{int((~eq).sum())} of {got.size} differ, e.g. element {k}: inputs {ins}: "
+                          f"TensorFlow {want[k]!r}, Frost {got[k]!r}")
+    return True, 0, ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser.add_argument("--unittests", default=os.path.join(root, "build/bin/frost-unittests"))
+    parser.add_argument("--ops", default="", help="comma-separated ops (default: all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-ulp", type=int, default=2)
+    parser.add_argument("--keep", help="directory to keep the cases and results in")
+    args = parser.parse_args()
+    ops = [o for o in args.ops.split(",") if o] or sorted(OPS)
+    rng = np.random.default_rng(args.seed)
+    cases = make_cases(ops, rng)
+    expected = [run_tensorflow(c) for c in cases]
+
+    workdir = args.keep or tempfile.mkdtemp(prefix="frost-eval-")
+    os.makedirs(workdir, exist_ok=True)
+    cases_path = os.path.join(workdir, "cases.json")
+    results_path = os.path.join(workdir, "results.json")
+    with open(cases_path, "w") as f:
+        json.dump({"cases": [{"op": c.op, "attrs": attr_json(c.attrs),
+                              "inputs": [tensor_json(a, d) for a, d in c.inputs]}
+                             for c in cases]}, f)
+    env = dict(os.environ, FROST_EVAL_CASES=cases_path, FROST_EVAL_RESULTS=results_path)
+    run = subprocess.run([args.unittests, "--gtest_filter=EvalOracle.CasesFromEnvironment"],
+                         env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stdout[-3000:], run.stderr[-3000:])
+        return 1
+    with open(results_path) as f:
+        results = json.load(f)["results"]
+
+    summary = {}
+    failures = 0
+    for case, exp, res in zip(cases, expected, results):
+        ok, ulps, detail = compare(case, exp, res, args.max_ulp)
+        key = (case.op, case.dtype.name + (f"->{case.attrs['DstT'].name}" if case.op == "Cast" else ""))
+        s = summary.setdefault(key, [0, 0, 0])
+        s[0] += 1
+        s[1] = max(s[1], ulps)
+        if not ok:
+            s[2] += 1
+            failures += 1
+            shapes = [list(np.shape(a)) for a, _ in case.inputs]
+            print(f"MISMATCH {case.op} {key[1]} shapes {shapes} attrs "
+                  f"{ {k: (v.name if isinstance(v, tf.DType) else v) for k, v in case.attrs.items()} }: {detail}")
+    print()
+    by_op = {}
+    for (op, dt), (n, ulps, bad) in sorted(summary.items()):
+        o = by_op.setdefault(op, [0, 0, 0, []])
+        o[0] += n
+        o[1] = max(o[1], ulps)
+        o[2] += bad
+        o[3].append(dt)
+    for op, (n, ulps, bad, dts) in sorted(by_op.items()):
+        kind = f"max {ulps} ulp" if op in TRANSCENDENTAL else "exact"
+        print(f"{op:18} {n:4} cases, {len(dts):3} dtype(s) {'ok' if not bad else f'{bad} MISMATCHED'} ({kind})")
+    print(f"\n{len(cases)} cases, {failures} mismatched")
+    if not args.keep:
+        for p in (cases_path, results_path):
+            os.remove(p)
+        os.rmdir(workdir)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
