@@ -84,7 +84,7 @@ def random_values(dtype, shape, kind="any"):
             v = RNG.integers(-3, 4, n).astype(np.float64)
             v[RNG.random(n) < 0.1] = np.nan
         else:
-            v = RNG.standard_normal(n) * 10 ** RNG.integers(-2, 3)
+            v = RNG.standard_normal(n) * 10.0 ** RNG.integers(-2, 3)
         return tf.cast(tf.constant(v.reshape(shape)), dtype)
     info = np.iinfo(dtype.as_numpy_dtype)
     if kind == "prod":
@@ -185,8 +185,8 @@ def dequantize_case(_):
     mode = ["MIN_COMBINED", "MIN_FIRST", "SCALED"][int(RNG.integers(3))]
     axis = int(RNG.integers(-1, len(shape))) if mode != "MIN_FIRST" else -1
     slices = shape[axis] if axis >= 0 else 1
-    lo = -np.abs(RNG.standard_normal(slices) * 10 ** RNG.integers(-2, 3)).astype(np.float32)
-    hi = (np.abs(RNG.standard_normal(slices)) * 10 ** RNG.integers(-2, 3)).astype(np.float32)
+    lo = -np.abs(RNG.standard_normal(slices) * 10.0 ** RNG.integers(-2, 3)).astype(np.float32)
+    hi = (np.abs(RNG.standard_normal(slices)) * 10.0 ** RNG.integers(-2, 3)).astype(np.float32)
     if RNG.random() < 0.3:
         lo = np.zeros_like(lo) if mode != "SCALED" else lo
     narrow = bool(RNG.random() < 0.3)

@@ -5,23 +5,21 @@
 //
 // The axes are simplified as ReductionHelper does: adjacent reduced (or kept)
 // dimensions are merged, leading size-1 dimensions skipped, and the merged
-// tensor is reduced with the same Eigen Tensor expression TensorFlow uses for
-// its rank and reduced axes (a rank > 3 tensor is transposed so the reduced
-// axes come last). So each output is summed in Eigen's order: sequentially
-// along a kept innermost dimension, in packets and a tree of 1024-packet
-// leaves along a reduced innermost one.
+// tensor is reduced as TensorFlow's ReductionOp does for its rank and reduced
+// axes (a rank > 3 tensor is transposed so the reduced axes come last), with
+// Eigen Tensor reducers. Float sums and products along an innermost
+// dimension, reduced or kept, replay the order of TensorFlow's own Eigen and
+// AVX packets (see "TensorFlow's summation order" below); bfloat16 is summed
+// in float, as TensorFlow does.
 //
-// What still differs from TensorFlow's float results (see
-// scripts/compare_reduction_with_tf.py): TensorFlow evaluates on its intra-op
-// thread pool, and a full reduction large enough to be split is summed as one
-// partial sum per thread, combined in order (the split depends on the number
-// of cores of the machine running TensorFlow); Frost runs on one thread.
-// TensorFlow's x86 wheels are built for AVX (8 floats per packet) and Frost
-// for the compiler's baseline (SSE2, 4 floats), so a reduction along the
-// innermost dimension groups its partial sums differently: a few ulps apart.
-// Integer results are exact (signed sums and products wrap, computed in the
-// unsigned type so it is defined); Max, Min, All, Any are order-independent
-// except for the sign of a zero result (max(-0, 0)).
+// scripts/compare_reduction_with_tf.py finds every result bit-identical to
+// TensorFlow 2.21's (thousands of random cases, sums of up to 2M floats).
+// What could still differ: TensorFlow splits a full reduction that its cost
+// model finds large among its intra-op threads and combines the partial sums
+// in order, a split that depends on the machine's cores (Frost uses one
+// thread); the sign of a zero Max or Min of zeros of both signs. Integer
+// results are exact (signed sums and products wrap, computed in the unsigned
+// type so it is defined).
 //
 //===----------------------------------------------------------------------===//
 #include "Kernel.h"
@@ -175,6 +173,116 @@ std::unique_ptr<T[]> transposed(const T *In, llvm::ArrayRef<int64_t> Dims,
   return Out;
 }
 
+// --- TensorFlow's summation order ---------------------------------------------
+//
+// TensorFlow's x86 wheels are built for AVX with a recent Eigen; Frost's
+// Eigen (3.4) and build (the compiler's baseline, SSE2) have narrower packets
+// and simpler loops, so float sums and products along a reduced or kept
+// innermost dimension would group their terms differently. These replay
+// TensorFlow's order: packets of 8 floats (4 doubles, 8 halves or bfloat16s
+// whose lanes are combined in float), Eigen's unrolled accumulators and its
+// tree of leaves (products are not split). Verified bit-exact against
+// TensorFlow 2.21 by scripts/compare_reduction_with_tf.py. TensorFlow built
+// for other CPUs (aarch64: 4-float packets) groups the terms differently.
+
+template <typename T> constexpr Index avxPacketSize() { return sizeof(T) == 8 ? 4 : 8; }
+
+/// Eigen's LeafSize: the longest run reduced without splitting, in packets.
+template <typename T> constexpr Index leafSize() {
+  return std::is_same_v<T, Eigen::half> ? 200 : std::is_same_v<T, Eigen::bfloat16> ? 128 : 1024;
+}
+
+/// InnerMostDimReducer (vectorized, tree for sums): N elements of X from
+/// absolute index First (a long sum is split on a packet boundary) with
+/// Reducer<T>.
+template <typename T, template <typename> class Reducer>
+T replayInnerMost(const T *X, Index First, Index N) {
+  constexpr Index P = avxPacketSize<T>();
+  Reducer<T> R;
+  T Accum = R.initialize();
+  // Only sums are split into a tree (TensorFlow's products are not).
+  constexpr bool Tree = std::is_same_v<Reducer<T>, Eigen::internal::SumReducer<T>>;
+  if (Tree && N > P * leafSize<T>()) {
+    const Index Split = P * Eigen::divup(First + Eigen::divup(N, Index(2)), P);
+    const Index Left = std::min(Split - First, N);
+    R.reduce(replayInnerMost<T, Reducer>(X, First, Left), &Accum);
+    if (Left < N)
+      R.reduce(replayInnerMost<T, Reducer>(X, Split, N - Left), &Accum);
+    return Accum;
+  }
+  // Four packet accumulators over blocks of 4 packets, then single packets,
+  // then a scalar tail.
+  T Lanes[4][P];
+  for (auto &Packet : Lanes)
+    std::fill_n(Packet, P, R.initialize());
+  Index Start = 0;
+  if (N >= 4 * P) {
+    const Index Blocks = N / (4 * P) * (4 * P);
+    for (Index J = 0; J < Blocks; J += 4 * P)
+      for (Index K = 0; K < 4; ++K)
+        for (Index L = 0; L < P; ++L)
+          R.reduce(X[First + J + K * P + L], &Lanes[K][L]);
+    for (Index K = 1; K < 4; ++K)
+      for (Index L = 0; L < P; ++L)
+        R.reduce(Lanes[K][L], &Lanes[0][L]);
+    Start = Blocks;
+  }
+  for (; Start + P <= N; Start += P)
+    for (Index L = 0; L < P; ++L)
+      R.reduce(X[First + Start + L], &Lanes[0][L]);
+  for (Index J = Start; J < N; ++J)
+    R.reduce(X[First + J], &Accum);
+  // predux: lane L combined with lane L + Width, halving the width (in
+  // float for 16-bit types), then added to the scalar.
+  using Wide = std::conditional_t<sizeof(T) == 2, float, T>;
+  Reducer<Wide> WideR;
+  Wide V[P];
+  for (Index L = 0; L < P; ++L)
+    V[L] = static_cast<Wide>(Lanes[0][L]);
+  for (Index Width = P / 2; Width >= 1; Width /= 2)
+    for (Index L = 0; L < Width; ++L)
+      WideR.reduce(V[L + Width], &V[L]);
+  R.reduce(static_cast<T>(V[0]), &Accum);
+  return Accum;
+}
+
+/// One output of a reduction that keeps the innermost dimension: Size
+/// elements of X, Stride apart, from First. Within a packet of outputs
+/// (`InPacket`), InnerMostDimPreserver sums 16 or more terms in four
+/// interleaved accumulators; otherwise the sum is sequential.
+template <typename T, template <typename> class Reducer>
+T replayPreserved(const T *X, Index First, Index Stride, Index Size, bool InPacket) {
+  Reducer<T> R;
+  T Accum[4];
+  std::fill_n(Accum, 4, R.initialize());
+  Index J = 0;
+  if (InPacket && Size >= 16) {
+    for (; J + 4 <= Size; J += 4)
+      for (Index K = 0; K < 4; ++K)
+        R.reduce(X[First + (J + K) * Stride], &Accum[K]);
+    for (Index K = 1; K < 4; ++K)
+      R.reduce(Accum[K], &Accum[0]);
+  }
+  for (; J < Size; ++J)
+    R.reduce(X[First + J * Stride], &Accum[0]);
+  return Accum[0];
+}
+
+/// Reduces X seen as [Outer, Size, Inner] along its middle dimension into
+/// Out ([Outer, Inner]) as TensorFlow's executor evaluates it: outputs in
+/// whole packets that do not straddle a row, the rest one by one.
+template <typename T, template <typename> class Reducer, typename Finish>
+void replayKeptInner(const T *X, Index Outer, Index Size, Index Inner, T *Out, Finish &&F) {
+  constexpr Index P = avxPacketSize<T>();
+  const Index Total = Outer * Inner, Packets = Total / P * P;
+  for (Index O = 0; O < Total; ++O) {
+    const Index PacketStart = O / P * P;
+    const bool InPacket = O < Packets && PacketStart % Inner + P <= Inner;
+    const Index First = O / Inner * Size * Inner + O % Inner;
+    Out[O] = F(replayPreserved<T, Reducer>(X, First, Inner, Size, InPacket));
+  }
+}
+
 /// The Eigen reducer of one op over elements of T, as TensorFlow's
 /// reduction_ops_*.cc instantiate it. `Reduce(In, Axes, Out)` assigns the
 /// reduction of `In` over `Axes` to `Out`; `identity()` fills the output of
@@ -201,6 +309,12 @@ template <typename To, typename Expr> auto castTo(const Expr &E) {
 
 template <typename T, template <typename> class Reducer> struct WrappingReduce {
   using W = WrapType<T>;
+  static constexpr bool ReplaysOrder = !std::is_integral_v<T>;
+  // TensorFlow sums bfloat16 in float (not its products).
+  static constexpr bool SumsInFloat =
+      std::is_same_v<Reducer<float>, Eigen::internal::SumReducer<float>>;
+  template <typename U> using Op = Reducer<U>;
+  T finish(T V, Index) const { return V; }
   T identity() const { return static_cast<T>(Reducer<W>().initialize()); }
   template <typename In, typename Axes, typename Out>
   void operator()(const In &X, const Axes &A, Out &Y) const {
@@ -211,6 +325,9 @@ template <typename T> using SumReduce = WrappingReduce<T, Eigen::internal::SumRe
 template <typename T> using ProdReduce = WrappingReduce<T, Eigen::internal::ProdReducer>;
 
 template <typename T, typename EigenReducer> struct PlainReduce {
+  // Order-independent (but for the sign of a zero max or min).
+  static constexpr bool ReplaysOrder = false;
+  static constexpr bool SumsInFloat = false;
   T identity() const { return EigenReducer().initialize(); }
   template <typename In, typename Axes, typename Out>
   void operator()(const In &X, const Axes &A, Out &Y) const {
@@ -232,6 +349,10 @@ template <typename T> using AnyReduce = PlainReduce<T, Eigen::internal::OrReduce
 template <typename T> struct MeanReduce {
   using Wide = std::conditional_t<std::is_integral_v<T> && sizeof(T) < 8,
                                   std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>, T>;
+  static constexpr bool ReplaysOrder = !std::is_integral_v<T>;
+  static constexpr bool SumsInFloat = true;
+  template <typename U> using Op = Eigen::internal::SumReducer<U>;
+  T finish(T Sum, Index Count) const { return Sum / static_cast<T>(Count); }
   T identity() const {
     if constexpr (std::is_integral_v<T>)
       return T(0);
@@ -245,6 +366,13 @@ template <typename T> struct MeanReduce {
     Y = castTo<T>(castTo<Wide>(castTo<W>(X).reduce(A, Eigen::internal::SumReducer<W>())) / Count);
   }
 };
+
+// The reduced axes as compile-time lists, as TensorFlow's Constants<CPUDevice>
+// gives them: Eigen then knows when the innermost dimension is reduced (and
+// sums each output with its vectorized tree reducer) or kept.
+using ReduceZero = Eigen::IndexList<Eigen::type2index<0>>;
+using ReduceOne = Eigen::IndexList<Eigen::type2index<1>>;
+using ReduceZeroTwo = Eigen::IndexList<Eigen::type2index<0>, Eigen::type2index<2>>;
 
 /// ReductionOp::Compute: `Reduce` over input 0 as `Plan` says.
 template <typename T, typename Reduce>
@@ -263,22 +391,46 @@ TensorData runReduction(const TensorData &Data, const ReductionPlan &Plan, const
   const std::vector<int64_t> &D = Plan.DataReshape;
   auto in = [&](auto... Dims) { return ConstTensorOf<T, sizeof...(Dims)>(In.data(), Dims...); };
   auto out = [&](auto... Dims) { return TensorOf<T, sizeof...(Dims)>(Out.data(), Dims...); };
+  // Each row of the [Rows, Cols] matrix at X reduced into Out, and X seen as
+  // [Outer, Size, Inner] reduced along its middle dimension: with Eigen, or
+  // in TensorFlow's order for the order-dependent float reductions.
+  auto reduceRows = [&](const T *X, Index Rows, Index Cols) {
+    if constexpr (Reduce::ReplaysOrder) {
+      for (Index I = 0; I < Rows; ++I)
+        Out[I] = R.finish(replayInnerMost<T, Reduce::template Op>(X, I * Cols, Cols), Cols);
+    } else if (Rows == 1) {
+      auto Y = out();
+      R(ConstTensorOf<T, 1>(X, Cols), ReduceZero(), Y);
+    } else {
+      auto Y = out(Rows);
+      R(ConstTensorOf<T, 2>(X, Rows, Cols), ReduceOne(), Y);
+    }
+  };
+  auto reduceMiddle = [&](Index Outer, Index Size, Index Inner) {
+    if constexpr (Reduce::ReplaysOrder) {
+      replayKeptInner<T, Reduce::template Op>(In.data(), Outer, Size, Inner, Out.data(),
+                                              [&](T V) { return R.finish(V, Size); });
+    } else if (Outer == 1) {
+      auto Y = out(Inner);
+      R(in(Size, Inner), ReduceZero(), Y);
+    } else {
+      auto Y = out(Outer, Inner);
+      R(in(Outer, Size, Inner), ReduceOne(), Y);
+    }
+  };
   const int N = Plan.ndims();
   if (N == 1) { // Reduce to a scalar.
-    auto Y = out();
-    R(in(D[0]), Eigen::array<Index, 1>{0}, Y);
+    reduceRows(In.data(), 1, D[0]);
   } else if (N == 2 && Plan.ReduceFirstAxis) {
-    auto Y = out(D[1]);
-    R(in(D[0], D[1]), Eigen::array<Index, 1>{0}, Y);
+    reduceMiddle(1, D[0], D[1]);
   } else if (N == 2) {
-    auto Y = out(D[0]);
-    R(in(D[0], D[1]), Eigen::array<Index, 1>{1}, Y);
+    reduceRows(In.data(), D[0], D[1]);
   } else if (N == 3 && Plan.ReduceFirstAxis) {
+    // Neither innermost: Eigen 3.4 sums these as TensorFlow's Eigen does.
     auto Y = out(D[1]);
-    R(in(D[0], D[1], D[2]), Eigen::array<Index, 2>{0, 2}, Y);
+    R(in(D[0], D[1], D[2]), ReduceZeroTwo(), Y);
   } else if (N == 3) {
-    auto Y = out(D[0], D[2]);
-    R(in(D[0], D[1], D[2]), Eigen::array<Index, 1>{1}, Y);
+    reduceMiddle(D[0], D[1], D[2]);
   } else {
     // Kept dimensions first, reduced ones last, then a [kept, reduced]
     // matrix reduced along its rows.
@@ -289,10 +441,17 @@ TensorData runReduction(const TensorData &Data, const ReductionPlan &Plan, const
     for (int I = Kept; I < N; ++I)
       Perm[I] = 2 * (I - Kept) + !Plan.ReduceFirstAxis;
     std::unique_ptr<T[]> Shuffled = transposed(In.data(), D, Perm);
-    const Index Unreduced = Out.size(), Reduced = Data.numElements() / Unreduced;
-    auto Y = out(Unreduced);
-    R(ConstTensorOf<T, 2>(Shuffled.get(), Unreduced, Reduced), Eigen::array<Index, 1>{1}, Y);
+    reduceRows(Shuffled.get(), Out.size(), Data.numElements() / Out.size());
   }
+  return std::move(Out).finish();
+}
+
+/// `X`'s elements converted to To (rounded to nearest even).
+template <typename From, typename To> TensorData castElements(const TensorData &X) {
+  ElementsOf<From> In(X);
+  OutputOf<To> Out(std::vector<int64_t>(X.shape().begin(), X.shape().end()));
+  for (int64_t I = 0; I < Out.size(); ++I)
+    Out[I] = static_cast<To>(In[I]);
   return std::move(Out).finish();
 }
 
@@ -310,7 +469,14 @@ absl::StatusOr<Outputs> reduction(const KernelContext &Ctx) {
           return Ctx.unimplementedType(Data.dtype()); // visitType refused it already.
         } else {
           FROST_ASSIGN_OR_RETURN(ReductionPlan Plan, planReduction(Ctx, Data.shape(), KeepDims));
-          return Outputs{runReduction<T>(Data, Plan, Reduce<T>())};
+          if constexpr (std::is_same_v<T, Eigen::bfloat16> && Reduce<T>::SumsInFloat) {
+            // Summed and divided in float, rounded once to bfloat16.
+            TensorData Sum =
+                runReduction<float>(castElements<T, float>(Data), Plan, Reduce<float>());
+            return Outputs{castElements<float, T>(Sum)};
+          } else {
+            return Outputs{runReduction<T>(Data, Plan, Reduce<T>())};
+          }
         }
       });
 }
