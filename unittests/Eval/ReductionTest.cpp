@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -231,6 +232,37 @@ TEST(ReductionTest, HalfSumsAsEigenDoes) {
   EXPECT_EQ(static_cast<float>(Out.values<Eigen::half>()[0]), 10000.0f);
   Out = evalOne("Sum", {tensor<Eigen::half>(tensorflow::DT_HALF, {5000, 2}, Ones), axes({0})});
   EXPECT_EQ(static_cast<float>(Out.values<Eigen::half>()[1]), 2048.0f);
+}
+
+TEST(ReductionTest, FloatSumsRoundInTensorFlowsOrder) {
+  // Bits of TensorFlow 2.21's results, which sequential sums miss.
+  auto Plain = [](int64_t I) { return static_cast<float>(((I * 7919) % 1000) / 7.0 - 60); };
+  auto Scaled = [&](int64_t I) { return Plain(I) * static_cast<float>(1 + (I % 5) * 37.25); };
+  std::vector<float> Row(35);
+  for (int64_t I = 0; I < 35; ++I)
+    Row[I] = Scaled(I);
+  auto Bits = [](float F) {
+    uint32_t B;
+    std::memcpy(&B, &F, 4);
+    return B;
+  };
+  EXPECT_EQ(Bits(evalOne("Sum", {floats({35}, Row), axes({0})}).values<float>()[0]), 1189726354u);
+  // Along a kept innermost dimension of one packet: four accumulators.
+  std::vector<float> M(160);
+  for (int64_t I = 0; I < 160; ++I)
+    M[I] = Plain(I % 100);
+  std::vector<uint32_t> Got;
+  for (float F : evalOne("Sum", {floats({20, 8}, M), axes({0})}).values<float>())
+    Got.push_back(Bits(F));
+  EXPECT_EQ(Got, (std::vector<uint32_t>{1104000734, 1130290030, 1133154889, 1134933724, 3252982342,
+                                        1126732361, 1136057198, 1133154889}));
+  // bfloat16 is summed in float (accumulating in bfloat16 gives 776).
+  std::vector<Eigen::bfloat16> B(64);
+  for (int64_t I = 0; I < 64; ++I)
+    B[I] = Eigen::bfloat16(Scaled(I));
+  TensorData Mean =
+      evalOne("Mean", {tensor<Eigen::bfloat16>(tensorflow::DT_BFLOAT16, {64}, B), axes({0})});
+  EXPECT_EQ(static_cast<float>(Mean.values<Eigen::bfloat16>()[0]), 788.0f);
 }
 
 // --- ArgMax, ArgMin ----------------------------------------------------------
