@@ -30,7 +30,7 @@
 // places that depend on the thread count: those elements may differ.
 //
 //===----------------------------------------------------------------------===//
-#include "Kernel.h"
+#include "ElementwiseSupport.h"
 
 #include <algorithm>
 #include <bit>
@@ -43,10 +43,8 @@ namespace frost::eval {
 
 namespace {
 
-template <typename T>
-constexpr bool IsReducedFloat =
-    std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
-template <typename T> constexpr bool IsFloat = IsReducedFloat<T> || std::is_floating_point_v<T>;
+using elementwise::IsFloat;
+using elementwise::IsReducedFloat;
 template <typename T> constexpr bool IsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 /// cvttsd2si into 32 bits: truncation, INT32_MIN for NaN and out of range.
