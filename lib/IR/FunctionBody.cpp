@@ -4,6 +4,7 @@
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/IR/Verifier.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -213,6 +214,15 @@ absl::StatusOr<BodyCopy> BodyCopier::run() {
       FROST_ASSIGN_OR_RETURN(TensorOf T, resolve(ND.name(), Text));
       N->addDataInput(T.Src, T.Port);
     }
+  }
+  // TensorFlow's GraphConstructor refuses such a body ("nodes in a cycle");
+  // copied into a graph it would cycle through every caller.
+  if (std::vector<const Node *> Stuck = nodesBehindCycles(Out.Nodes); !Stuck.empty()) {
+    auto Named = llvm::find_if(Copies, [&](const auto &C) { return C.second.first == Stuck[0]; });
+    return error(Named->first,
+                 absl::StrCat("the body has a cycle not broken by a NextIteration back edge (",
+                              Stuck.size(), Stuck.size() == 1 ? " node" : " nodes",
+                              " on or behind it)"));
   }
   for (const tensorflow::OpDef::ArgDef &Arg : Sig.output_arg()) {
     auto It = F.ret().find(Arg.name());

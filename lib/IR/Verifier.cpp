@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace frost {
@@ -26,38 +27,18 @@ std::string describe(const Node &N) {
 bool isLoopBackEdge(const Node &Src) { return isNextIterationOp(Src.op()); }
 
 void checkCycles(const Graph &G, std::vector<std::string> &Errors) {
-  // Kahn's algorithm; what is never ready sits on (or behind) a cycle.
-  std::vector<unsigned> Pending(G.idBound());
-  std::vector<const Node *> Ready;
-  for (const Node &N : G) {
-    unsigned Count = 0;
-    for (const Input &In : N.inputs())
-      if (!isLoopBackEdge(*In.Src))
-        ++Count;
-    Pending[N.id()] = Count;
-    if (Count == 0)
-      Ready.push_back(&N);
-  }
-  size_t Visited = 0;
-  while (!Ready.empty()) {
-    const Node *N = Ready.back();
-    Ready.pop_back();
-    ++Visited;
-    if (isLoopBackEdge(*N))
-      continue;
-    for (const Use &U : N->uses())
-      if (--Pending[U.User->id()] == 0)
-        Ready.push_back(U.User);
-  }
-  if (Visited == G.size())
+  std::vector<const Node *> All;
+  All.reserve(G.size());
+  for (const Node &N : G)
+    All.push_back(&N);
+  std::vector<const Node *> Stuck = nodesBehindCycles(All);
+  if (Stuck.empty())
     return;
   std::vector<std::string> Names;
-  for (const Node &N : G)
-    if (Pending[N.id()] != 0 && Names.size() < 8)
-      Names.push_back(absl::StrCat("'", N.name().str(), "'"));
+  for (const Node *N : llvm::ArrayRef(Stuck).take_front(8))
+    Names.push_back(absl::StrCat("'", N->name().str(), "'"));
   Errors.push_back(absl::StrCat("cycle not broken by a NextIteration back edge, through ",
-                                G.size() - Visited, " nodes including ",
-                                absl::StrJoin(Names, ", ")));
+                                Stuck.size(), " nodes including ", absl::StrJoin(Names, ", ")));
 }
 
 /// TensorFlow's node name rule ([A-Za-z0-9._][A-Za-z0-9_.\-/>]*): a
@@ -176,6 +157,40 @@ void checkFunctionNames(const Graph &G, std::vector<std::string> &Errors) {
 }
 
 } // namespace
+
+std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) {
+  // Kahn's algorithm; what is never ready sits on (or behind) a cycle.
+  llvm::DenseMap<const Node *, unsigned> Pending;
+  std::vector<const Node *> Ready;
+  for (const Node *N : Nodes)
+    Pending[N] = 0;
+  for (const Node *N : Nodes) {
+    unsigned &Count = Pending[N];
+    for (const Input &In : N->inputs())
+      if (!isLoopBackEdge(*In.Src) && Pending.count(In.Src))
+        ++Count;
+    if (Count == 0)
+      Ready.push_back(N);
+  }
+  size_t Visited = 0;
+  while (!Ready.empty()) {
+    const Node *N = Ready.back();
+    Ready.pop_back();
+    ++Visited;
+    if (isLoopBackEdge(*N))
+      continue;
+    for (const Use &U : N->uses())
+      if (auto It = Pending.find(U.User); It != Pending.end() && --It->second == 0)
+        Ready.push_back(U.User);
+  }
+  std::vector<const Node *> Stuck;
+  if (Visited == Nodes.size())
+    return Stuck;
+  for (const Node *N : Nodes)
+    if (Pending.lookup(N) != 0)
+      Stuck.push_back(N);
+  return Stuck;
+}
 
 absl::Status verifyGraph(const Graph &G) {
   std::vector<std::string> Errors;
