@@ -9,17 +9,18 @@ bash scripts/setup.sh --with-tensorflow || exit 1
 lit=/usr/lib/llvm-19/build/utils/lit/lit.py
 passed=0; failed=0; skipped=0
 log=$(mktemp -d)
+elapsed() { printf '(%dm%02ds)' $((SECONDS / 60)) $((SECONDS % 60)); }
 
 run_suite() { # name build-dir cmake-args...
   local name=$1 dir=$2; shift 2
-  echo "== $name: building in $dir"
+  echo "== $name: building in $dir $(elapsed)"
   if ! bash scripts/build.sh "$dir" "$@" > "$log/$name.build" 2>&1; then
     tail -40 "$log/$name.build"
     echo "== $name: BUILD FAILED"
     failed=$((failed + 1))
     return
   fi
-  echo "== $name: unit tests"
+  echo "== $name: unit tests $(elapsed)"
   "$dir/bin/frost-unittests" --gtest_brief=1 > "$log/$name.gtest" 2>&1
   grep -E "FAILED|Failure|error" "$log/$name.gtest" | head -40
   local gp gf= gs
@@ -30,7 +31,7 @@ run_suite() { # name build-dir cmake-args...
   gs=$(grep -oP '^\[  SKIPPED \] \K[0-9]+' "$log/$name.gtest" || echo 0)
   grep -h "skipped: " "$log/$name.gtest" | sort -u | sed 's/^/   /'
   echo "   gtest: $gp passed, $gf failed, $gs skipped"
-  echo "== $name: lit"
+  echo "== $name: lit $(elapsed)"
   python3 "$lit" -sv "$dir/test" > "$log/$name.lit" 2>&1
   grep -E "^(FAIL|XPASS|UNRESOLVED)|note: skipped|Total Discovered|^ +[A-Z][a-z]+ *: " "$log/$name.lit"
   grep -q "^FAIL" "$log/$name.lit" && sed -n "/^\*\*\*\*\*/,/^\*\*\*\*\*/p" "$log/$name.lit" | head -80
@@ -54,7 +55,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # the same inputs on every run of one commit, so a verdict can be reproduced.
 # Searching for new findings is the job of long runs:
 # FUZZ_SECONDS=600 scripts/fuzz.sh.
-echo "== fuzzing"
+echo "== fuzzing $(elapsed)"
 if FUZZ_RUNS=20000 FUZZ_SECONDS=120 FUZZ_JOBS=2 FUZZ_BUILD_DIR=build-sanitized \
   bash scripts/fuzz.sh \
   > "$log/fuzz" 2>&1; then
@@ -62,5 +63,6 @@ if FUZZ_RUNS=20000 FUZZ_SECONDS=120 FUZZ_JOBS=2 FUZZ_BUILD_DIR=build-sanitized \
 else failed=$((failed + 1)); tail -60 "$log/fuzz"; fi
 
 rm -rf "$log"
+echo "== done $(elapsed)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
