@@ -36,7 +36,12 @@ else:
     lit_config.note("skipped: shared data not present (%s)" % shared_data)
 
 # TensorFlow serves as an oracle only (never linked): `REQUIRES: tensorflow`.
-if importlib.util.find_spec("tensorflow") is not None:
+# The test command runs the oracles once, on the release build
+# (`--param tensorflow=off` for the sanitized one): most of their time is
+# TensorFlow's own.
+if lit_config.params.get("tensorflow") == "off":
+    lit_config.note("skipped: TensorFlow oracle tests (--param tensorflow=off)")
+elif importlib.util.find_spec("tensorflow") is not None:
     config.available_features.add("tensorflow")
 else:
     lit_config.note("skipped: tensorflow not installed; oracle tests are unsupported")

@@ -242,10 +242,7 @@ absl::Status checkFreezeOptions(const FreezeOptions &C) {
   FROST_RETURN_IF_ERROR(checkOneInput(C));
   PassRegistry Registry;
   registerAllPasses(Registry);
-  for (const std::string &Name : C.PM.PrintIRAfter)
-    if (!Registry.findPass(Name))
-      return absl::InvalidArgumentError(
-          absl::StrCat("--print-ir-after: unknown pass '", Name, "'"));
+  FROST_RETURN_IF_ERROR(checkPassManagerOptions(C.PM, Registry));
   PassManager Extra;
   if (!C.ExtraPipeline.empty())
     FROST_RETURN_IF_ERROR(

@@ -14,6 +14,15 @@
 
 namespace frost {
 
+absl::Status checkPassManagerOptions(const PassManagerOptions &Options,
+                                     const PassRegistry &Registry) {
+  for (const std::string &Name : Options.PrintIRAfter)
+    if (!Registry.findPass(Name))
+      return absl::InvalidArgumentError(
+          absl::StrCat("--print-ir-after: unknown pass '", Name, "'"));
+  return absl::OkStatus();
+}
+
 void TimingReport::add(llvm::StringRef Name, double Seconds) {
   for (auto &[Row, Total] : Rows)
     if (Row == Name) {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/Caret.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -65,18 +66,7 @@ private:
   /// "<pass-pipeline>:1:7: message" and the text with a caret under `At`.
   absl::Status error(size_t At, llvm::StringRef Message,
                      llvm::ArrayRef<std::string> Notes = {}) const {
-    // Pipelines are one line in practice; count lines anyway.
-    size_t LineStart = Text.rfind('\n', At == 0 ? 0 : At - 1);
-    LineStart = (LineStart == llvm::StringRef::npos || At == 0) ? 0 : LineStart + 1;
-    size_t LineEnd = Text.find('\n', At);
-    unsigned Line = 1 + Text.take_front(LineStart).count('\n');
-    std::string Out = absl::StrCat(BufferName, ":", Line, ":", At - LineStart + 1, ": ",
-                                   Message.str(), "\n  ",
-                                   Text.slice(LineStart, LineEnd).str(), "\n  ",
-                                   std::string(At - LineStart, ' '), "^");
-    for (const std::string &Note : Notes)
-      absl::StrAppend(&Out, "\n  ", Note);
-    return absl::InvalidArgumentError(Out);
+    return absl::InvalidArgumentError(messageWithCaret(BufferName, Text, At, Message, Notes));
   }
 
   /// Where the known names are: the registry has outgrown one line of an

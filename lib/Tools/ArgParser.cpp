@@ -1,6 +1,7 @@
 //===- ArgParser.cpp - Python argparse-compatible long options ------------===//
 #include "ArgParser.h"
 
+#include "frost/Pass/PassManager.h"
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
@@ -26,7 +27,7 @@ std::string normalize(llvm::StringRef Name) {
 size_t controlByteAt(llvm::StringRef Text, bool Multiline) {
   for (size_t I = 0; I < Text.size(); ++I) {
     auto C = static_cast<unsigned char>(Text[I]);
-    if ((C < 0x20 || C == 0x7f) && !(Multiline && (C == '\n' || C == '\t' || C == '\r')))
+    if ((C < 0x20 || C == 0x7f) && !(Multiline && llvm::isSpace(C)))
       return I;
   }
   return llvm::StringRef::npos;
@@ -124,9 +125,8 @@ absl::Status ArgParser::parse(llvm::ArrayRef<const char *> Args,
     std::string Display = spell(O->Names.front());
     auto apply = [&](llvm::StringRef V) -> absl::Status {
       // Names and paths never hold control bytes; echoed in messages they
-      // would forge lines. A pipeline may be written over several lines.
-      bool Multiline = O->Names.front() == "pass-pipeline";
-      if (size_t At = controlByteAt(V, Multiline); At != llvm::StringRef::npos)
+      // would forge lines.
+      if (size_t At = controlByteAt(V, O->Multiline); At != llvm::StringRef::npos)
         return absl::InvalidArgumentError(absl::StrFormat(
             "%s: byte 0x%02x at offset %d is a control character, which no name or path has",
             Display, static_cast<unsigned char>(V[At]), At));
@@ -205,6 +205,33 @@ void ArgParser::printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const {
       }
     }
   }
+}
+
+void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
+                         const std::string &Group) {
+  using K = ArgParser::Kind;
+  auto flag = [](bool &Field) {
+    return [&Field](llvm::StringRef V) {
+      Field = V == "true";
+      return absl::OkStatus();
+    };
+  };
+  P.add({{"timing"}, K::Bool, "", "Print wall time per phase and pass", flag(Timing), Group});
+  P.add({{"pass-statistics"}, K::Bool, "", "Print the statistics of each pass",
+         flag(PM.Statistics), Group});
+  P.add({{"print-ir-after-all"}, K::Bool, "", "Print the graph after each pass",
+         flag(PM.PrintIRAfterAll), Group});
+  P.add({{"print-ir-after"}, K::Value, "PASS,...", "Print the graph after the named passes",
+         [&PM](llvm::StringRef V) {
+           llvm::SmallVector<llvm::StringRef, 4> Names;
+           V.split(Names, ',', -1, /*KeepEmpty=*/false);
+           for (llvm::StringRef Name : Names)
+             PM.PrintIRAfter.push_back(Name.trim().str());
+           return absl::OkStatus();
+         },
+         Group});
+  P.add({{"verify-each"}, K::Bool, "", "Verify the graph after each pass (default true)",
+         flag(PM.VerifyEach), Group});
 }
 
 } // namespace frost

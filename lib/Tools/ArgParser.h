@@ -49,6 +49,9 @@ public:
     /// Listed in help under this heading.
     std::string Group;
     bool Hidden = false;
+    /// The value may span lines (a pipeline, a transform list): blanks of
+    /// any kind are allowed, other control bytes still refused.
+    bool Multiline = false;
   };
 
   void add(Option O) { Options.push_back(std::move(O)); }
@@ -70,6 +73,14 @@ private:
 
   std::vector<Option> Options;
 };
+
+struct PassManagerOptions;
+
+/// The pass manager's debugging flags, alike in every tool: --timing,
+/// --pass-statistics, --print-ir-after-all, --print-ir-after, --verify-each,
+/// listed in help under `Group`.
+void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
+                         const std::string &Group);
 
 } // namespace frost
 

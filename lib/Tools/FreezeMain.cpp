@@ -136,7 +136,7 @@ ArgParser makeParser(FreezeCommandLine &C) {
          Main});
   P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
          "More passes to run after freezing (frost-opt --list-passes)",
-         str(C.O.ExtraPipeline), Main});
+         str(C.O.ExtraPipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"report"}, K::Value, "FILE.json",
          "Write what was done as JSON: inputs, outputs, each frozen\n"
          "variable and its checkpoint key, node counts, output size\n"
@@ -177,15 +177,7 @@ ArgParser makeParser(FreezeCommandLine &C) {
   P.add({{"filename_tensor_name"}, K::Value, "NAME", "Accepted and ignored (deprecated in TF)",
          [](llvm::StringRef) { return absl::OkStatus(); }, Compat});
 
-  P.add({{"timing"}, K::Bool, "", "Print wall time per phase and pass", flag(C.Timing), Debug});
-  P.add({{"pass-statistics"}, K::Bool, "", "Print the statistics of each pass",
-         flag(C.O.PM.Statistics), Debug});
-  P.add({{"print-ir-after-all"}, K::Bool, "", "Print the graph after each pass",
-         flag(C.O.PM.PrintIRAfterAll), Debug});
-  P.add({{"print-ir-after"}, K::Value, "PASS,...", "Print the graph after the named passes",
-         list(C.O.PM.PrintIRAfter), Debug});
-  P.add({{"verify-each"}, K::Bool, "", "Verify the graph after each pass (default true)",
-         flag(C.O.PM.VerifyEach), Debug});
+  addPassManagerFlags(P, C.O.PM, C.Timing, Debug);
   P.add({{"dump-pass-pipeline"}, K::Bool, "", "Print the pipeline before running it",
          flag(C.O.DumpPipeline), Debug});
   P.add({{"protobuf-size-limit"}, K::Value, "BYTES", "Largest file to read or write",

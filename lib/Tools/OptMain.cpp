@@ -260,12 +260,10 @@ int frostOptMain(int Argc, char **Argv) {
       printError(S);
       return 1;
     }
-    for (const std::string &Name : Config.PMOptions.PrintIRAfter)
-      if (!Registry.findPass(Name)) {
-        printError(absl::InvalidArgumentError(
-            absl::StrCat("--print-ir-after: unknown pass '", Name, "'")));
-        return 1;
-      }
+    if (absl::Status S = checkPassManagerOptions(Config.PMOptions, Registry); !S.ok()) {
+      printError(S);
+      return 1;
+    }
     if (Config.DumpPipeline)
       llvm::errs() << "Pass Manager with " << Probe.passes().size() << " passes:\n"
                    << Probe.printPipeline() << "\n";

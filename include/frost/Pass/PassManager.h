@@ -62,6 +62,10 @@ struct PassManagerOptions {
   TimingReport *Timing = nullptr;
 };
 
+/// Checks what the options name: every --print-ir-after pass is registered.
+absl::Status checkPassManagerOptions(const PassManagerOptions &Options,
+                                     const PassRegistry &Registry);
+
 class PassManager {
 public:
   explicit PassManager(PassManagerOptions Options = {}) : Options(std::move(Options)) {}

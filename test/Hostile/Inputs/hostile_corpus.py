@@ -1158,6 +1158,17 @@ def cli_cases():
     c("freeze-option-twice", ["freeze-graph", "{d}/model", "--outputs", "add", "-o", "{d}/out.pb", "-o", "{d}/out2.pb"],
       exit=(0, 2))
     c("freeze-two-inputs", ["freeze-graph", "{d}/model", "{d}/g.pbtxt", "--outputs", "add", "-o", "{d}/out.pb"])
+    tg = ["transform-graph", "--in_graph={d}/g.pbtxt", "--out_graph={d}/out.pb"]
+    c("transform-unknown-option", tg + ["--transforms=sort_by_execution_order", "--bogus"], regex="--bogus")
+    c("transform-no-transforms", tg, regex="--transforms")
+    c("transform-unterminated", tg + ["--transforms=fold_constants(exclude_op=Add"], regex="never closed")
+    c("transform-parens-only", tg + ["--transforms=" + "(" * 100000])
+    c("transform-many-params", tg + ["--transforms=remove_nodes(" + "op=A, " * 10000 + "max_inputs=x)"],
+      regex="max_inputs")
+    c("transform-control-byte", tg + ["--transforms=sort_by_execution_order\x01"], regex="0x01")
+    c("transform-unknown-parameter", tg + ["--transforms=fold_constants(exclude_ops=Add)"], regex="exclude_ops")
+    c("transform-output-is-input", ["transform-graph", "--in_graph={d}/g.pbtxt", "--out_graph={d}/g.pbtxt",
+                                    "--transforms=sort_by_execution_order"], exit=(1,), regex="input")
     c("freeze-no-args", ["freeze-graph"], exit=(1, 2))
     c("freeze-bad-bool", ["freeze-graph", "{d}/model", "--outputs", "add", "-o", "{d}/out.pb", "--input_binary=maybe"])
     c("freeze-bad-bind", ["freeze-graph", "{d}/model", "--outputs", "add", "-o", "{d}/out.pb", "--bind", "=,=,"], exit=(1, 2))

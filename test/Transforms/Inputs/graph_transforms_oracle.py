@@ -95,6 +95,17 @@ def frost(graph_def, pipeline):
         return graph_pb2.GraphDef.FromString(open(out, "rb").read())
 
 
+def frost_transform_graph(graph_def, transforms):
+    """transform-graph, as TensorFlow's transform_graph is called."""
+    with tempfile.TemporaryDirectory() as workdir:
+        src, out = os.path.join(workdir, "in.pb"), os.path.join(workdir, "out.pb")
+        open(src, "wb").write(graph_def.SerializeToString())
+        subprocess.run(["transform-graph", "--in_graph=" + src, "--out_graph=" + out,
+                        "--inputs=" + ",".join(INPUTS), "--outputs=" + ",".join(OUTPUTS),
+                        "--transforms=" + transforms], check=True, stderr=subprocess.DEVNULL)
+        return graph_pb2.GraphDef.FromString(open(out, "rb").read())
+
+
 def node_name(text):
     return text.lstrip("^").split(":")[0]
 
@@ -244,6 +255,21 @@ def main():
         if not 0 < after < before:
             fail("expected some control inputs removed and the pivots' kept (%d -> %d)"
                  % (before, after))
+    elif pass_name == "transform-graph":
+        # The transforms of graph_transforms' README that Frost has, as the
+        # README spells them.
+        got = frost_transform_graph(original, """
+            add_default_attributes
+            remove_nodes(op=Identity, op=CheckNumerics)
+            fold_constants(ignore_errors=true)
+            merge_duplicate_nodes
+            sort_by_execution_order""")
+        if count_ops(got, "CheckNumerics") != 0:
+            fail("a CheckNumerics is left")
+        if any(n.name in ("b2", "y2") for n in got.node):
+            fail("the duplicate constant and relu were not merged")
+        if got.versions.producer != original.versions.producer:
+            fail("versions not kept")
     else:
         fail("unknown pass " + pass_name)
 

@@ -1,0 +1,203 @@
+//===- TransformMain.cpp - The transform-graph driver ---------------------===//
+//
+// Flags -> transform list -> read the graph -> run the transforms
+// (lib/Transforms/GraphTransforms) -> write it. TensorFlow's transform_graph
+// flags are accepted as they are; its silences are not copied: an unknown
+// transform parameter, an unterminated list and an output file that is the
+// input are errors.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Tools/TransformMain.h"
+
+#include "ArgParser.h"
+
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
+#include "frost/IR/Verifier.h"
+#include "frost/Support/File.h"
+#include "frost/Tools/ToolSupport.h"
+#include "frost/Transforms/GraphTransforms.h"
+#include "frost/Transforms/Passes.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace frost {
+
+namespace {
+
+struct TransformCommandLine {
+  std::string InGraph, OutGraph, Transforms;
+  std::vector<std::string> Inputs, Outputs;
+  bool OutputAsText = false;
+  PassManagerOptions PM;
+  bool Timing = false, Help = false, Version = false;
+};
+
+ArgParser makeParser(TransformCommandLine &C) {
+  using K = ArgParser::Kind;
+  ArgParser P;
+  auto str = [](std::string &Field) {
+    return [&Field](llvm::StringRef V) {
+      Field = V.str();
+      return absl::OkStatus();
+    };
+  };
+  // TensorFlow splits on ',' and keeps empty names; they name nothing.
+  auto list = [](std::vector<std::string> &Field) {
+    return [&Field](llvm::StringRef V) {
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef Part : Parts)
+        Field.push_back(Part.str());
+      return absl::OkStatus();
+    };
+  };
+  auto flag = [](bool &Field) {
+    return [&Field](llvm::StringRef V) {
+      Field = V == "true";
+      return absl::OkStatus();
+    };
+  };
+  const std::string Main = "transform_graph flags (same meaning)", Other = "Options",
+                    Debug = "Debugging (the pass manager's)";
+  P.add({{"in_graph"}, K::Value, "FILE", "The GraphDef to transform, binary or text",
+         str(C.InGraph), Main});
+  P.add({{"out_graph"}, K::Value, "FILE",
+         "Where to write the result (- for standard output); never the input", str(C.OutGraph),
+         Main});
+  P.add({{"inputs"}, K::Value, "NAMES", "The graph's inputs, comma separated", list(C.Inputs),
+         Main});
+  P.add({{"outputs"}, K::Value, "NAMES", "The graph's outputs, comma separated",
+         list(C.Outputs), Main});
+  P.add({{"transforms"}, K::Value, "LIST",
+         "Transforms to run in order, separated by blanks, each with\n"
+         "optional parameters: 'fold_constants(ignore_errors=true)\n"
+         "strip_unused_nodes(type=float, shape=\"1,224,224,3\")'",
+         str(C.Transforms), Main, /*Hidden=*/false, /*Multiline=*/true});
+  P.add({{"output_as_text"}, K::Bool, "", "Write protobuf text instead of binary",
+         flag(C.OutputAsText), Main});
+  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
+  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
+  addPassManagerFlags(P, C.PM, C.Timing, Debug);
+  return P;
+}
+
+const char *Usage =
+    "Usage: transform-graph --in_graph=IN.pb --out_graph=OUT.pb --inputs=NAMES --outputs=NAMES\n"
+    "                       --transforms='TRANSFORM(PARAM=VALUE, ...) ...' [options]\n"
+    "\n"
+    "Runs TensorFlow's graph transforms (tensorflow/tools/graph_transforms) over a GraphDef,\n"
+    "with the same flags and transform list, each transform as Frost passes. Unlike\n"
+    "TensorFlow, an unknown parameter is an error, and every transform's result is verified.\n"
+    "Options may be shortened to any unambiguous prefix; `_` and `-` are the same in them.\n"
+    "Reference: docs/transforms.md.\n";
+
+void printTransformList(llvm::raw_ostream &OS) {
+  OS << "\nTransforms (TensorFlow's name -> Frost passes):\n";
+  for (const GraphTransformInfo &T : graphTransforms()) {
+    OS << "  " << T.Name;
+    if (llvm::StringRef(T.Passes).empty())
+      OS << " - " << T.Note << "\n";
+    else
+      OS << " -> " << T.Passes << "\n";
+  }
+}
+
+int runTransform(TransformCommandLine &C) {
+  TimingReport Timing;
+  C.PM.Timing = &Timing;
+  auto fail = [](const absl::Status &S) {
+    printError(S);
+    return 1;
+  };
+  auto usage = [](const absl::Status &S) {
+    printError(S);
+    return 2;
+  };
+  if (C.InGraph.empty())
+    return usage(absl::InvalidArgumentError("no input: give --in_graph=FILE"));
+  if (C.OutGraph.empty())
+    return usage(absl::InvalidArgumentError("no output: give --out_graph=FILE"));
+  if (C.Transforms.empty())
+    return usage(absl::InvalidArgumentError(
+        "no transform: give --transforms='...' (transform-graph --help lists them)"));
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+    return usage(S);
+  absl::StatusOr<std::vector<TransformCall>> Calls = parseTransformList(C.Transforms);
+  if (!Calls.ok())
+    return usage(Calls.status());
+  absl::StatusOr<std::vector<PreparedTransform>> Transforms =
+      prepareGraphTransforms(*Calls, {C.Inputs, C.Outputs}, Registry, C.Transforms);
+  if (!Transforms.ok())
+    return usage(Transforms.status());
+
+  noteInputFiles(C.InGraph);
+  if (absl::Status S = checkNotAnInput(C.OutGraph); !S.ok())
+    return fail(S);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.OutGraph);
+  if (!Output.ok())
+    return fail(Output.status());
+  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
+    Stopwatch Timer(&Timing, "read input");
+    return readModel(C.InGraph);
+  }();
+  if (!M.ok())
+    return fail(M.status());
+  if (C.PM.VerifyEach)
+    if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
+      return fail(absl::Status(S.code(), absl::StrCat(C.InGraph, ": ", S.message())));
+  if (absl::Status S = runGraphTransforms(*M, std::move(*Transforms), C.PM, llvm::errs());
+      !S.ok())
+    return fail(S);
+  {
+    Stopwatch Timer(&Timing, "write output");
+    (*M)->dropContainer();
+    WriteOptions Write;
+    Write.Enc = C.OutputAsText ? Encoding::Text : Encoding::Binary;
+    if (absl::Status S = writeModel(**M, **Output, Write); !S.ok())
+      return fail(S);
+  }
+  if (absl::Status S = (*Output)->commit(); !S.ok())
+    return fail(S);
+  if (C.Timing)
+    Timing.print(llvm::errs());
+  return 0;
+}
+
+} // namespace
+
+void printTransformHelp(llvm::raw_ostream &OS) {
+  TransformCommandLine Unused;
+  makeParser(Unused).printHelp(OS, Usage);
+  printTransformList(OS);
+}
+
+int frostTransformMain(int Argc, char **Argv) {
+  initTool();
+  TransformCommandLine C;
+  std::vector<const char *> Args(Argv + 1, Argv + Argc);
+  std::vector<std::string> Positional;
+  if (absl::Status S = makeParser(C).parse(Args, Positional); !S.ok()) {
+    llvm::errs() << "transform-graph: error: " << cutLongWords(std::string(S.message())) << "\n";
+    return 2;
+  }
+  if (C.Help) {
+    printTransformHelp(llvm::outs());
+    return 0;
+  }
+  if (C.Version) {
+    llvm::outs() << frostVersion() << "\n";
+    return 0;
+  }
+  if (!Positional.empty()) {
+    llvm::errs() << "transform-graph: error: unexpected argument '"
+                 << cutLongWords(Positional.front())
+                 << "' (transform_graph takes only --flag=value options)\n";
+    return 2;
+  }
+  return runTransform(C);
+}
+
+} // namespace frost

@@ -1,0 +1,375 @@
+//===- GraphTransforms.cpp - TensorFlow's transform_graph on Frost passes --===//
+#include "frost/Transforms/GraphTransforms.h"
+
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
+#include "frost/Support/Caret.h"
+#include "frost/Support/Suggest.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace frost {
+
+namespace {
+
+/// graph_transforms' list grammar, read as its hand-written scanner reads it.
+class TransformListParser {
+public:
+  TransformListParser(llvm::StringRef Text, llvm::StringRef BufferName)
+      : Text(Text), BufferName(BufferName) {}
+
+  absl::StatusOr<std::vector<TransformCall>> parse() {
+    std::vector<TransformCall> Calls;
+    while (true) {
+      skipSpace();
+      if (atEnd())
+        break;
+      TransformCall Call;
+      Call.NamePos = Pos;
+      Call.Name = word().str();
+      if (Call.Name.empty())
+        return error(Pos, "expected a transform name (letters, digits and '_'); transforms are "
+                          "separated by blanks");
+      if (!atEnd() && Text[Pos] == '(')
+        FROST_RETURN_IF_ERROR(parseParams(Call));
+      Calls.push_back(std::move(Call));
+    }
+    if (Calls.empty())
+      return error(Pos, "no transform in the list");
+    return Calls;
+  }
+
+private:
+  bool atEnd() const { return Pos >= Text.size(); }
+  // TensorFlow's "space": blank, tab, newline, vertical tab, form feed, CR.
+  void skipSpace() {
+    while (!atEnd() && llvm::isSpace(Text[Pos]))
+      ++Pos;
+  }
+  llvm::StringRef run(llvm::function_ref<bool(char)> Accept) {
+    size_t Start = Pos;
+    while (!atEnd() && Accept(Text[Pos]))
+      ++Pos;
+    return Text.slice(Start, Pos);
+  }
+  llvm::StringRef word() {
+    return run([](char C) { return llvm::isAlnum(C) || C == '_'; });
+  }
+  absl::Status error(size_t At, llvm::StringRef Message) const {
+    return absl::InvalidArgumentError(messageWithCaret(BufferName, Text, At, Message));
+  }
+
+  absl::Status parseParams(TransformCall &Call) {
+    size_t Open = Pos++;
+    while (true) {
+      // TensorFlow allows one ',' and then blanks before a name; blanks
+      // before ')' or ',' are accepted too.
+      skipSpace();
+      if (atEnd())
+        return error(Open, absl::StrCat("'(' of transform '", Call.Name, "' is never closed"));
+      if (Text[Pos] == ')') {
+        ++Pos;
+        return absl::OkStatus();
+      }
+      if (Text[Pos] == ',') {
+        ++Pos;
+        skipSpace();
+      }
+      TransformCall::Param P;
+      P.NamePos = Pos;
+      P.Name = word().str();
+      if (P.Name.empty())
+        return error(Pos, "expected a parameter name (letters, digits and '_')");
+      if (atEnd() || Text[Pos] != '=')
+        return error(Pos, absl::StrCat("expected '=' after parameter '", P.Name, "'"));
+      ++Pos;
+      FROST_ASSIGN_OR_RETURN(P.Value, value(P.Name));
+      Call.Params.push_back(std::move(P));
+    }
+  }
+
+  absl::StatusOr<std::string> value(llvm::StringRef Param) {
+    std::string Value;
+    if (!atEnd() && Text[Pos] == '"') {
+      size_t Quote = Pos++;
+      size_t Start = Pos;
+      // A backslash keeps the next character from closing the value; both
+      // stay in it, undecoded, as in TensorFlow.
+      while (!atEnd() && Text[Pos] != '"')
+        Pos += (Text[Pos] == '\\' && Pos + 1 < Text.size()) ? 2 : 1;
+      if (atEnd())
+        return error(Quote, absl::StrCat("the quoted value of '", Param.str(), "' is never closed"));
+      Value = Text.slice(Start, Pos++).str();
+    } else {
+      Value = run([](char C) {
+                return llvm::isAlnum(C) || C == '_' || C == '-' || C == '.' || C == '/';
+              }).str();
+      if (Value.empty())
+        return error(Pos, absl::StrCat("expected a value for '", Param.str(),
+                                        "'; quote values with characters other than letters, "
+                                        "digits and _ - . /"));
+    }
+    // TensorFlow then swallows one stray '"' and one stray '\''.
+    if (!atEnd() && Text[Pos] == '"')
+      ++Pos;
+    if (!atEnd() && Text[Pos] == '\'')
+      ++Pos;
+    return Value;
+  }
+
+  llvm::StringRef Text;
+  llvm::StringRef BufferName;
+  size_t Pos = 0;
+};
+
+const GraphTransformInfo Transforms[] = {
+    {"add_default_attributes", "add-default-attributes", ""},
+    {"backport_concatv2", "backport-concatv2", ""},
+    {"backport_tensor_array_v3", "backport-tensor-array-v3", ""},
+    {"flatten_atrous_conv", "flatten-atrous-conv", ""},
+    {"fold_batch_norms", "", "not in Frost yet"},
+    {"fold_constants", "fold-constants,prune",
+     "outputs named in --outputs become constants in place instead of staying computed; "
+     "without --outputs nothing is pruned (TensorFlow fails)"},
+    {"fold_old_batch_norms", "", "not in Frost yet"},
+    {"freeze_requantization_ranges", "", "quantization is not supported"},
+    {"fuse_pad_and_conv", "", "not in Frost yet"},
+    {"fuse_quantized_conv_and_requantize", "", "quantization is not supported"},
+    {"fuse_resize_and_conv", "", "not in Frost yet"},
+    {"fuse_resize_pad_and_conv", "", "not in Frost yet"},
+    {"inline_partitionedcall", "inline-functions",
+     "also inlines StatefulPartitionedCall and direct function calls, named as Grappler does"},
+    {"insert_logging", "", "not supported: it adds Print nodes for debugging"},
+    {"merge_duplicate_nodes", "merge-duplicate-nodes", ""},
+    {"obfuscate_names", "obfuscate-names", ""},
+    {"quantize_nodes", "", "quantization is not supported"},
+    {"quantize_weights", "", "quantization is not supported"},
+    {"remove_attribute", "remove-attribute", ""},
+    {"remove_control_dependencies", "remove-control-dependencies",
+     "keeps the control inputs TF1 control flow needs"},
+    {"remove_device", "clear-devices", "also clears the devices of function bodies"},
+    {"remove_nodes", "remove-nodes", ""},
+    {"rename_attribute", "rename-attribute", ""},
+    {"rename_node", "", "not in Frost yet"},
+    {"rename_op", "rename-op", ""},
+    {"round_weights", "", "not in Frost yet"},
+    {"set_device", "set-device", ""},
+    {"sort_by_execution_order", "sort-by-execution-order", ""},
+    {"sparsify_gather", "",
+     "not supported: it turns embedding lookups into hash tables read from a checkpoint"},
+    {"strip_unused_nodes", "strip-unused-nodes", ""},
+};
+
+/// Parameters whose Frost option is not their kebab-case spelling.
+struct ParamRename {
+  const char *Param;
+  const char *Option;
+};
+const ParamRename ParamRenames[] = {{"max_constant_size_in_bytes", "max-constant-size"}};
+
+std::string optionNameFor(llvm::StringRef Param) {
+  for (const ParamRename &R : ParamRenames)
+    if (Param == R.Param)
+      return R.Option;
+  std::string Name = Param.str();
+  std::replace(Name.begin(), Name.end(), '_', '-');
+  return Name;
+}
+
+std::string paramNameFor(llvm::StringRef Option) {
+  for (const ParamRename &R : ParamRenames)
+    if (Option == R.Option)
+      return R.Param;
+  std::string Name = Option.str();
+  std::replace(Name.begin(), Name.end(), '-', '_');
+  return Name;
+}
+
+/// The options every transform is given by the tool, not by parameters.
+bool isContextOption(llvm::StringRef Option) { return Option == "inputs" || Option == "outputs"; }
+
+class TransformPreparer {
+public:
+  TransformPreparer(const TransformContext &Context, const PassRegistry &Registry,
+                    llvm::StringRef Text)
+      : Context(Context), Registry(Registry), Text(Text) {}
+
+  absl::StatusOr<PreparedTransform> prepare(const TransformCall &Call) const;
+
+private:
+  absl::Status error(size_t At, llvm::StringRef Message,
+                     llvm::ArrayRef<std::string> Notes = {}) const {
+    return absl::InvalidArgumentError(
+        messageWithCaret("--transforms", Text, At, Message, Notes));
+  }
+  absl::Status setParam(const TransformCall &Call, const TransformCall::Param &P, Pass &First,
+                        llvm::StringSet<> &Seen) const;
+
+  const TransformContext &Context;
+  const PassRegistry &Registry;
+  llvm::StringRef Text;
+};
+
+absl::Status TransformPreparer::setParam(const TransformCall &Call,
+                                         const TransformCall::Param &P, Pass &First,
+                                         llvm::StringSet<> &Seen) const {
+  OptionBase *O = First.findOption(optionNameFor(P.Name));
+  if (!O || isContextOption(O->name())) {
+    std::vector<std::string> Known{"ignore_errors"};
+    for (const OptionBase *Each : First.options())
+      if (!isContextOption(Each->name()))
+        Known.push_back(paramNameFor(Each->name()));
+    std::vector<llvm::StringRef> Candidates(Known.begin(), Known.end());
+    std::vector<std::string> Notes;
+    if (std::vector<std::string> Close = closestNames(P.Name, Candidates); !Close.empty())
+      Notes.push_back(absl::StrCat("did you mean ", quotedAlternatives(Close), "?"));
+    Notes.push_back(absl::StrCat("its parameters: ", absl::StrJoin(Known, ", "),
+                                 isContextOption(optionNameFor(P.Name))
+                                     ? " (inputs and outputs come from --inputs and --outputs)"
+                                     : " (TensorFlow ignores unknown parameters; Frost refuses "
+                                       "them)"));
+    return error(P.NamePos,
+                 absl::StrCat("transform '", Call.Name, "' has no parameter '", P.Name, "'"),
+                 Notes);
+  }
+  auto bad = [&](llvm::StringRef Why) {
+    return error(P.NamePos, absl::StrCat("parameter '", P.Name, "' of '", Call.Name, "': ", Why.str()));
+  };
+  if (auto *List = dynamic_cast<ListOption<std::string> *>(O)) {
+    std::vector<std::string> Values = **List;
+    Values.push_back(P.Value);
+    *List = std::move(Values);
+    return absl::OkStatus();
+  }
+  if (!Seen.insert(P.Name).second)
+    return bad("given twice; it takes one value");
+  if (auto *Bool = dynamic_cast<Option<bool> *>(O)) {
+    // TensorFlow's GetParamAsBool accepts exactly these.
+    if (P.Value != "true" && P.Value != "1" && P.Value != "false" && P.Value != "0")
+      return bad(absl::StrCat("'", P.Value, "' is not true, false, 1 or 0"));
+    *Bool = P.Value == "true" || P.Value == "1";
+    return absl::OkStatus();
+  }
+  if (auto *Int = dynamic_cast<Option<int64_t> *>(O)) {
+    int64_t V;
+    if (llvm::StringRef(P.Value).getAsInteger(10, V))
+      return bad(absl::StrCat("'", P.Value, "' is not an integer"));
+    *Int = V;
+    return absl::OkStatus();
+  }
+  if (auto *String = dynamic_cast<Option<std::string> *>(O)) {
+    *String = P.Value;
+    return absl::OkStatus();
+  }
+  if (absl::Status S = O->parse(P.Value); !S.ok())
+    return bad(std::string(S.message()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PreparedTransform> TransformPreparer::prepare(const TransformCall &Call) const {
+  const GraphTransformInfo *Info = llvm::find_if(
+      graphTransforms(), [&](const GraphTransformInfo &T) { return Call.Name == T.Name; });
+  if (Info == graphTransforms().end()) {
+    std::vector<llvm::StringRef> Names;
+    for (const GraphTransformInfo &T : graphTransforms())
+      Names.push_back(T.Name);
+    std::vector<std::string> Notes;
+    if (std::vector<std::string> Close = closestNames(Call.Name, Names); !Close.empty())
+      Notes.push_back(absl::StrCat("did you mean ", quotedAlternatives(Close), "?"));
+    Notes.push_back("transform-graph --help lists the transforms");
+    return error(Call.NamePos, absl::StrCat("unknown transform '", Call.Name, "'"), Notes);
+  }
+  if (llvm::StringRef(Info->Passes).empty())
+    return error(Call.NamePos, absl::StrCat("transform '", Call.Name,
+                                            "' is TensorFlow's, but ", Info->Note));
+  PreparedTransform Out;
+  Out.Info = Info;
+  llvm::SmallVector<llvm::StringRef, 2> PassNames;
+  llvm::StringRef(Info->Passes).split(PassNames, ',');
+  for (auto [I, Name] : llvm::enumerate(PassNames)) {
+    std::unique_ptr<Pass> P = Registry.create(Name);
+    if (!P)
+      return absl::InternalError(absl::StrCat("transform '", Call.Name, "' runs pass '",
+                                              Name.str(), "', which is not registered"));
+    // A pass after the first that works towards the outputs (fold_constants'
+    // prune) has nothing to do without them.
+    auto *Outputs = P->option<ListOption<std::string>>("outputs");
+    if (I > 0 && Outputs && Context.Outputs.empty())
+      continue;
+    if (Outputs)
+      *Outputs = Context.Outputs;
+    if (auto *Inputs = P->option<ListOption<std::string>>("inputs"))
+      *Inputs = Context.Inputs;
+    Out.Passes.push_back(std::move(P));
+  }
+  llvm::StringSet<> Seen;
+  for (const TransformCall::Param &P : Call.Params) {
+    if (P.Name == "ignore_errors") {
+      // As TensorFlow: the first value counts, in any case.
+      if (!Seen.insert(P.Name).second)
+        continue;
+      std::string Lower = llvm::StringRef(P.Value).lower();
+      if (Lower != "true" && Lower != "false")
+        return error(P.NamePos, absl::StrCat("ignore_errors should be true or false, not '",
+                                             P.Value, "'"));
+      Out.IgnoreErrors = Lower == "true";
+      continue;
+    }
+    FROST_RETURN_IF_ERROR(setParam(Call, P, *Out.Passes.front(), Seen));
+  }
+  for (const std::unique_ptr<Pass> &P : Out.Passes)
+    if (absl::Status S = P->validateOptions(); !S.ok())
+      return error(Call.NamePos, absl::StrCat("transform '", Call.Name, "': ", S.message()));
+  return Out;
+}
+
+} // namespace
+
+absl::StatusOr<std::vector<TransformCall>> parseTransformList(llvm::StringRef Text,
+                                                              llvm::StringRef BufferName) {
+  return TransformListParser(Text, BufferName).parse();
+}
+
+llvm::ArrayRef<GraphTransformInfo> graphTransforms() { return Transforms; }
+
+absl::StatusOr<std::vector<PreparedTransform>>
+prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformContext &Context,
+                       const PassRegistry &Registry, llvm::StringRef Text) {
+  TransformPreparer Preparer(Context, Registry, Text);
+  std::vector<PreparedTransform> Prepared;
+  for (const TransformCall &Call : Calls) {
+    FROST_ASSIGN_OR_RETURN(PreparedTransform P, Preparer.prepare(Call));
+    Prepared.push_back(std::move(P));
+  }
+  return Prepared;
+}
+
+absl::Status runGraphTransforms(std::unique_ptr<Model> &M,
+                                std::vector<PreparedTransform> Prepared,
+                                const PassManagerOptions &Options, llvm::raw_ostream &Warnings) {
+  for (PreparedTransform &T : Prepared) {
+    std::string Before;
+    if (T.IgnoreErrors) {
+      FROST_ASSIGN_OR_RETURN(Before, serializeModel(*M));
+    }
+    PassManager PM(Options);
+    for (std::unique_ptr<Pass> &P : T.Passes)
+      PM.addPass(std::move(P));
+    PassContext Ctx(Warnings);
+    absl::Status S = PM.run(*M, Ctx);
+    if (S.ok())
+      continue;
+    if (!T.IgnoreErrors)
+      return absl::Status(S.code(), absl::StrCat(T.Info->Name, ": ", S.message()));
+    Warnings << "warning: " << T.Info->Name << ": error ignored (ignore_errors=true), the graph "
+             << "is left as it was: " << std::string(S.message()) << "\n";
+    FROST_ASSIGN_OR_RETURN(M, parseModel(Before, "<graph before the transform>"));
+  }
+  return absl::OkStatus();
+}
+
+} // namespace frost
