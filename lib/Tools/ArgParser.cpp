@@ -207,15 +207,24 @@ void ArgParser::printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const {
   }
 }
 
+ArgParser::Setter ArgParser::storeString(std::string &Field) {
+  return [&Field](llvm::StringRef V) {
+    Field = V.str();
+    return absl::OkStatus();
+  };
+}
+
+ArgParser::Setter ArgParser::storeFlag(bool &Field, bool Invert) {
+  return [&Field, Invert](llvm::StringRef V) {
+    Field = (V == "true") != Invert;
+    return absl::OkStatus();
+  };
+}
+
 void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
                          const std::string &Group) {
   using K = ArgParser::Kind;
-  auto flag = [](bool &Field) {
-    return [&Field](llvm::StringRef V) {
-      Field = V == "true";
-      return absl::OkStatus();
-    };
-  };
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
   P.add({{"timing"}, K::Bool, "", "Print wall time per phase and pass", flag(Timing), Group});
   P.add({{"pass-statistics"}, K::Bool, "", "Print the statistics of each pass",
          flag(PM.Statistics), Group});

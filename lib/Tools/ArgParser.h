@@ -56,6 +56,12 @@ public:
 
   void add(Option O) { Options.push_back(std::move(O)); }
 
+  using Setter = std::function<absl::Status(llvm::StringRef Value)>;
+  /// Setters for the common options: the value as it is; a Bool's value
+  /// (or its opposite, for `--keep-x` meaning "not x").
+  static Setter storeString(std::string &Field);
+  static Setter storeFlag(bool &Field, bool Invert = false);
+
   /// Parses `Args` (without the program name). Arguments that are not
   /// options, and everything after `--`, go to `Positional`. The first error
   /// is returned as one line naming the argument.

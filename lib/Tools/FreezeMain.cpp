@@ -43,21 +43,11 @@ void appendCommaList(llvm::StringRef Text, std::vector<std::string> &Out) {
 ArgParser makeParser(FreezeCommandLine &C) {
   using K = ArgParser::Kind;
   ArgParser P;
-  auto str = [](std::string &Field) {
-    return [&Field](llvm::StringRef V) {
-      Field = V.str();
-      return absl::OkStatus();
-    };
-  };
+  auto str = ArgParser::storeString;
+  auto flag = [](bool &Field, bool Invert = false) { return ArgParser::storeFlag(Field, Invert); };
   auto list = [](std::vector<std::string> &Field) {
     return [&Field](llvm::StringRef V) {
       appendCommaList(V, Field);
-      return absl::OkStatus();
-    };
-  };
-  auto flag = [](bool &Field, bool Invert = false) {
-    return [&Field, Invert](llvm::StringRef V) {
-      Field = (V == "true") != Invert;
       return absl::OkStatus();
     };
   };

@@ -36,25 +36,15 @@ struct TransformCommandLine {
 ArgParser makeParser(TransformCommandLine &C) {
   using K = ArgParser::Kind;
   ArgParser P;
-  auto str = [](std::string &Field) {
-    return [&Field](llvm::StringRef V) {
-      Field = V.str();
-      return absl::OkStatus();
-    };
-  };
-  // TensorFlow splits on ',' and keeps empty names; they name nothing.
+  auto str = ArgParser::storeString;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  // TensorFlow splits on ','; empty names name nothing and are dropped.
   auto list = [](std::vector<std::string> &Field) {
     return [&Field](llvm::StringRef V) {
       llvm::SmallVector<llvm::StringRef, 8> Parts;
       V.split(Parts, ',', -1, /*KeepEmpty=*/false);
       for (llvm::StringRef Part : Parts)
         Field.push_back(Part.str());
-      return absl::OkStatus();
-    };
-  };
-  auto flag = [](bool &Field) {
-    return [&Field](llvm::StringRef V) {
-      Field = V == "true";
       return absl::OkStatus();
     };
   };
