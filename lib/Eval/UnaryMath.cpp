@@ -119,7 +119,18 @@ absl::StatusOr<Outputs> evalSigmoid(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalErf(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.erf(); }); });
+  // TensorFlow's double erf gives NaN for +-inf (measured on TensorFlow 2.21;
+  // its float erf gives +-1).
+  return unary<Floats>(Ctx, [](auto A) {
+    return inFloat(A, [](auto X) {
+      using F = ScalarOf<decltype(X)>;
+      if constexpr (std::is_same_v<F, double>)
+        return (X.abs() == std::numeric_limits<F>::infinity())
+            .select(std::numeric_limits<F>::quiet_NaN(), X.erf());
+      else
+        return X.erf();
+    });
+  });
 }
 
 absl::StatusOr<Outputs> evalFloor(const KernelContext &Ctx) {
