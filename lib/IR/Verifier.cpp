@@ -12,8 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <limits>
 
 namespace frost {
 
@@ -159,15 +161,32 @@ void checkFunctionNames(const Graph &G, std::vector<std::string> &Errors) {
 } // namespace
 
 std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) {
+  std::vector<const Node *> Stuck;
+  if (Nodes.empty())
+    return Stuck;
   // Kahn's algorithm; what is never ready sits on (or behind) a cycle.
-  llvm::DenseMap<const Node *, unsigned> Pending;
-  std::vector<const Node *> Ready;
+  // Counts are indexed by id over the ids `Nodes` span: the whole graph after
+  // every pass, one body's consecutive ids when a function is copied; no
+  // hashing on the verifier's path.
+  auto [Lo, Hi] = std::minmax_element(Nodes.begin(), Nodes.end(), [](const Node *A, const Node *B) {
+    return A->id() < B->id();
+  });
+  const unsigned First = (*Lo)->id();
+  constexpr unsigned Outside = std::numeric_limits<unsigned>::max();
+  std::vector<unsigned> Pending((*Hi)->id() - First + 1, Outside);
+  const Graph &G = Nodes.front()->graph();
+  auto slot = [&](const Node &N) -> unsigned * {
+    unsigned I = N.id() - First; // wraps past the end for a lower id
+    return &N.graph() == &G && I < Pending.size() && Pending[I] != Outside ? &Pending[I]
+                                                                          : nullptr;
+  };
   for (const Node *N : Nodes)
-    Pending[N] = 0;
+    Pending[N->id() - First] = 0;
+  std::vector<const Node *> Ready;
   for (const Node *N : Nodes) {
-    unsigned &Count = Pending[N];
+    unsigned &Count = *slot(*N);
     for (const Input &In : N->inputs())
-      if (!isLoopBackEdge(*In.Src) && Pending.count(In.Src))
+      if (!isLoopBackEdge(*In.Src) && slot(*In.Src))
         ++Count;
     if (Count == 0)
       Ready.push_back(N);
@@ -180,14 +199,13 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
     if (isLoopBackEdge(*N))
       continue;
     for (const Use &U : N->uses())
-      if (auto It = Pending.find(U.User); It != Pending.end() && --It->second == 0)
+      if (unsigned *Count = slot(*U.User); Count && --*Count == 0)
         Ready.push_back(U.User);
   }
-  std::vector<const Node *> Stuck;
   if (Visited == Nodes.size())
     return Stuck;
   for (const Node *N : Nodes)
-    if (Pending.lookup(N) != 0)
+    if (*slot(*N) != 0)
       Stuck.push_back(N);
   return Stuck;
 }

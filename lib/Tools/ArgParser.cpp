@@ -2,6 +2,8 @@
 #include "ArgParser.h"
 
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/Version.h"
+#include "frost/Tools/ToolSupport.h"
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
@@ -219,6 +221,24 @@ ArgParser::Setter ArgParser::storeFlag(bool &Field, bool Invert) {
     Field = (V == "true") != Invert;
     return absl::OkStatus();
   };
+}
+
+std::optional<int> answerCommandLine(llvm::StringRef Tool, const absl::Status &Parsed,
+                                     bool Help, bool Version,
+                                     const std::function<void(llvm::raw_ostream &)> &PrintHelp) {
+  if (!Parsed.ok()) {
+    llvm::errs() << Tool << ": error: " << cutLongWords(std::string(Parsed.message())) << "\n";
+    return 2;
+  }
+  if (Help) {
+    PrintHelp(llvm::outs());
+    return 0;
+  }
+  if (Version) {
+    llvm::outs() << frostVersion() << "\n";
+    return 0;
+  }
+  return std::nullopt;
 }
 
 void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,

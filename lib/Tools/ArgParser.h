@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,14 @@ private:
 };
 
 struct PassManagerOptions;
+
+/// What every argparse-style tool does once its arguments are parsed: a bad
+/// command line is "TOOL: error: ..." and exit 2; --help and --version are
+/// answered with exit 0. Returns the exit code when the tool is done, or
+/// nothing to go on.
+std::optional<int> answerCommandLine(llvm::StringRef Tool, const absl::Status &Parsed,
+                                     bool Help, bool Version,
+                                     const std::function<void(llvm::raw_ostream &)> &PrintHelp);
 
 /// The pass manager's debugging flags, alike in every tool: --timing,
 /// --pass-statistics, --print-ir-after-all, --print-ir-after, --verify-each,

@@ -309,18 +309,10 @@ int frostFreezeMain(int Argc, char **Argv) {
   initTool();
   FreezeCommandLine C;
   std::vector<const char *> Args(Argv + 1, Argv + Argc);
-  if (absl::Status S = parseFreezeCommandLine(Args, C); !S.ok()) {
-    llvm::errs() << "freeze-graph: error: " << cutLongWords(std::string(S.message())) << "\n";
-    return 2;
-  }
-  if (C.Help) {
-    printFreezeHelp(llvm::outs());
-    return 0;
-  }
-  if (C.Version) {
-    llvm::outs() << frostVersion() << "\n";
-    return 0;
-  }
+  absl::Status Parsed = parseFreezeCommandLine(Args, C);
+  if (std::optional<int> Done =
+          answerCommandLine("freeze-graph", Parsed, C.Help, C.Version, printFreezeHelp))
+    return *Done;
   return runFreeze(C);
 }
 

@@ -169,18 +169,10 @@ int frostTransformMain(int Argc, char **Argv) {
   TransformCommandLine C;
   std::vector<const char *> Args(Argv + 1, Argv + Argc);
   std::vector<std::string> Positional;
-  if (absl::Status S = makeParser(C).parse(Args, Positional); !S.ok()) {
-    llvm::errs() << "transform-graph: error: " << cutLongWords(std::string(S.message())) << "\n";
-    return 2;
-  }
-  if (C.Help) {
-    printTransformHelp(llvm::outs());
-    return 0;
-  }
-  if (C.Version) {
-    llvm::outs() << frostVersion() << "\n";
-    return 0;
-  }
+  absl::Status Parsed = makeParser(C).parse(Args, Positional);
+  if (std::optional<int> Done =
+          answerCommandLine("transform-graph", Parsed, C.Help, C.Version, printTransformHelp))
+    return *Done;
   if (!Positional.empty()) {
     llvm::errs() << "transform-graph: error: unexpected argument '"
                  << cutLongWords(Positional.front())
