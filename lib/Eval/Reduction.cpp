@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Kernel.h"
+#include "TensorFlowMath.h"
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
@@ -185,7 +186,7 @@ std::unique_ptr<T[]> transposed(const T *In, llvm::ArrayRef<int64_t> Dims,
 // TensorFlow 2.21 by scripts/compare_reduction_with_tf.py. TensorFlow built
 // for other CPUs (aarch64: 4-float packets) groups the terms differently.
 
-template <typename T> constexpr Index avxPacketSize() { return sizeof(T) == 8 ? 4 : 8; }
+using tfmath::avxPacketSize;
 
 /// Eigen's LeafSize: the longest run reduced without splitting, in packets.
 template <typename T> constexpr Index leafSize() {

@@ -42,25 +42,22 @@ TensorData selectStrings(const TensorData &Cond, const TensorData &Then, const T
   return TensorData::strings(DT_STRING, Plan.Shape, std::move(Out));
 }
 
-/// Select's TF1 rules: then and else of one shape; the condition of that
-/// shape, a scalar, or a vector choosing rows (along dimension 0).
+/// Select's TF1 rules, checked in TensorFlow's order: a scalar condition
+/// picks `then` or `else` whole; a vector condition beside a `then` of
+/// another rank chooses rows (along dimension 0); otherwise all three have
+/// one shape.
 absl::StatusOr<SelectPlan> planSelect(const KernelContext &Ctx) {
   const TensorData &Cond = Ctx.input(0), &Then = Ctx.input(1), &Else = Ctx.input(2);
-  if (Then.shape() != Else.shape())
+  auto SameThenElse = [&]() -> absl::Status {
+    if (Then.shape() == Else.shape())
+      return absl::OkStatus();
     return Ctx.invalid(absl::StrCat("'then' and 'else' must have the same size.  but received: ",
                                     shapeString(Then.shape()), " vs. ", shapeString(Else.shape())));
-  SelectPlan Plan;
-  Plan.Shape = shapeOf(Then);
-  int64_t N = Then.numElements();
-  Plan.ThenIndex.resize(N);
-  for (int64_t K = 0; K < N; ++K)
-    Plan.ThenIndex[K] = K;
-  Plan.ElseIndex = Plan.ThenIndex;
-  if (Cond.shape() == Then.shape()) {
-    Plan.CondIndex = Plan.ThenIndex;
-  } else if (Cond.shape().empty()) {
-    Plan.CondIndex.assign(N, 0);
-  } else if (Cond.shape().size() == 1) {
+  };
+  const bool ChoosesRows = Cond.shape().size() == 1 && Then.shape().size() != 1;
+  if (Cond.shape().empty()) {
+    FROST_RETURN_IF_ERROR(SameThenElse());
+  } else if (ChoosesRows) {
     if (Then.shape().empty())
       return Ctx.invalid(absl::StrCat("'then' must be at least a vector, but saw shape: ",
                                       shapeString(Then.shape())));
@@ -68,13 +65,30 @@ absl::StatusOr<SelectPlan> planSelect(const KernelContext &Ctx) {
       return Ctx.invalid(absl::StrCat(
           "Number of batches of 'then' must match size of 'cond', but saw: ", Then.shape()[0],
           " vs. ", Cond.shape()[0]));
+    FROST_RETURN_IF_ERROR(SameThenElse());
+  } else {
+    for (int I : {1, 2})
+      if (Ctx.input(I).shape() != Cond.shape())
+        return Ctx.invalid(absl::StrCat(
+            "Inputs to operation ", Ctx.op().str(), " of type ", Ctx.op().str(),
+            " must have the same size and shape.  Input 0: ", shapeString(Cond.shape()), " != input ", I, ": ", shapeString(Ctx.input(I).shape())));
+  }
+  SelectPlan Plan;
+  Plan.Shape = shapeOf(Then);
+  int64_t N = Then.numElements();
+  Plan.ThenIndex.resize(N);
+  for (int64_t K = 0; K < N; ++K)
+    Plan.ThenIndex[K] = K;
+  Plan.ElseIndex = Plan.ThenIndex;
+  if (Cond.shape().empty()) {
+    Plan.CondIndex.assign(N, 0);
+  } else if (ChoosesRows) {
     int64_t RowSize = Then.shape()[0] ? N / Then.shape()[0] : 0;
     Plan.CondIndex.resize(N);
     for (int64_t K = 0; K < N; ++K)
       Plan.CondIndex[K] = K / RowSize;
   } else {
-    return Ctx.invalid(absl::StrCat("'then' and 'cond' must have the same size.  but received: ",
-                                    shapeString(Then.shape()), " vs. ", shapeString(Cond.shape())));
+    Plan.CondIndex = Plan.ThenIndex;
   }
   return Plan;
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ElementwiseSupport.h"
+#include "TensorFlowMath.h"
 
 namespace frost::eval {
 
@@ -98,7 +99,19 @@ absl::StatusOr<Outputs> evalLog1p(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalTanh(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.tanh(); }); });
+  // Eigen's rational approximations in packets; the tail is glibc's, but for
+  // float, whose scalar tanh is Eigen's approximation too.
+  return unary<Floats>(Ctx, [](auto A) {
+    using T = ScalarOf<decltype(A)>;
+    if constexpr (std::is_same_v<T, double>)
+      return tfmath::packetsThenTail(A, tfmath::tanhDouble, [](double X) { return std::tanh(X); });
+    else if constexpr (std::is_same_v<T, float>)
+      return tfmath::packetsThenTail(A, tfmath::tanhFloat, tfmath::tanhFloat);
+    else
+      return tfmath::packetsThenTail(
+          A, [](T X) { return T(tfmath::tanhFloat(float(X))); },
+          [](T X) { return T(std::tanh(float(X))); });
+  });
 }
 
 absl::StatusOr<Outputs> evalSigmoid(const KernelContext &Ctx) {
@@ -179,19 +192,33 @@ absl::StatusOr<Outputs> evalIsFinite(const KernelContext &Ctx) {
 // --- Activations
 // --------------------------------------------------------------
 
-// Relu and Relu6 propagate NaN (cwiseMax<PropagateNaN>) and keep -0.0.
+namespace {
+
+/// max(x, 0) propagating NaN (cwiseMax<PropagateNaN>), then `Clip`: -0.0 is
+/// +0.0 in TensorFlow's AVX packets of floats and doubles (vmaxps keeps its
+/// second operand) and stays -0.0 in the scalar tail (std::max keeps its
+/// first) and in half and bfloat16 (measured).
+template <typename Expr, typename ClipFn> auto reluOf(const Expr &A, ClipFn Clip) {
+  using T = ScalarOf<Expr>;
+  if constexpr (std::is_floating_point_v<T>)
+    return tfmath::packetsThenTail(
+        A,
+        [Clip](T X) { return Clip(X > T(0) || Eigen::numext::isnan(X) ? X : T(0)); },
+        [Clip](T X) { return Clip(maxPropagatingNaN(X, T(0))); });
+  else
+    return A.unaryExpr([Clip](T X) { return Clip(maxPropagatingNaN(X, T(0))); });
+}
+
+} // namespace
+
 absl::StatusOr<Outputs> evalRelu(const KernelContext &Ctx) {
-  return unary < Floats | Ints > (Ctx, [](auto A) {
-                            using T = ScalarOf<decltype(A)>;
-                            return A.unaryExpr([](T X) { return maxPropagatingNaN(X, T(0)); });
-                          });
+  return unary < Floats | Ints > (Ctx, [](auto A) { return reluOf(A, [](auto X) { return X; }); });
 }
 
 absl::StatusOr<Outputs> evalRelu6(const KernelContext &Ctx) {
   return unary < Floats | Ints > (Ctx, [](auto A) {
-                            using T = ScalarOf<decltype(A)>;
-                            return A.unaryExpr([](T X) {
-                              return minPropagatingNaN(maxPropagatingNaN(X, T(0)), T(6));
+                            return reluOf(A, [](auto X) {
+                              return minPropagatingNaN(X, decltype(X)(6));
                             });
                           });
 }
