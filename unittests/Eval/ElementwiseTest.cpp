@@ -531,9 +531,13 @@ TEST(ElementwiseTest, SelectAsTensorFlowOne) {
   EXPECT_EQ(Out.elements().vec(), (std::vector<std::string>{"t"}));
 }
 
+// Messages and their order as TensorFlow 2.21 gives them.
 TEST(ElementwiseTest, SelectErrorsAsTensorFlowSaysThem) {
   TensorData Then = floats({2, 2}, {1, 2, 3, 4}), Else = floats({2, 2}, {5, 6, 7, 8});
   expectInvalid(evalStatus("Select", {bools({1}, {1}), floats({1, 2}), floats({1, 2, 3})}),
+                "Select: Inputs to operation Select of type Select must have the same size and "
+                "shape.  Input 0: [1] != input 1: [2]");
+  expectInvalid(evalStatus("Select", {bools({}, {1}), floats({1, 2}), floats({1, 2, 3})}),
                 "Select: 'then' and 'else' must have the same size.  but "
                 "received: [2] vs. [3]");
   expectInvalid(evalStatus("Select", {bools({3}, {1, 0, 1}), Then, Else}),
@@ -542,8 +546,8 @@ TEST(ElementwiseTest, SelectErrorsAsTensorFlowSaysThem) {
   expectInvalid(evalStatus("Select", {bools({1}, {1}), floats({}, {1}), floats({}, {2})}),
                 "Select: 'then' must be at least a vector, but saw shape: []");
   expectInvalid(evalStatus("Select", {bools({2, 1}, {1, 0}), Then, Else}),
-                "Select: 'then' and 'cond' must have the same size.  but "
-                "received: [2,2] vs. [2,1]");
+                "Select: Inputs to operation Select of type Select must have the same size and "
+                "shape.  Input 0: [2,1] != input 1: [2,2]");
   EXPECT_TRUE(
       absl::IsInvalidArgument(evalStatus("Select", {floats({1}), floats({1}), floats({1})})));
 }
