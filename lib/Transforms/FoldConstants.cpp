@@ -6,9 +6,10 @@
 // - A node is foldable when it is a Const, or its op has a kernel in lib/Eval
 //   and all its data inputs are foldable; never when its op or name is
 //   excluded, or it is fed (`inputs`): nothing downstream of a fed tensor
-//   folds. Shape, ShapeN, Size and Rank fold when their input's shape is
-//   known (a Placeholder's fully defined `shape`, or a foldable value), as
-//   TensorFlow's shape inference lets them.
+//   folds. Shape, ShapeN and Size fold when their input's shape is fully
+//   known, Rank when its rank is (Utils/ShapeInference: placeholders'
+//   declared shapes carried through the graph), as TensorFlow's ShapeRefiner
+//   lets them.
 // - Each tensor flowing from a foldable node into one that is not becomes a
 //   Const named as TensorFlow names it, `<producer>/_<k>__cf__<k>` (k counts
 //   from 0 over the tensors sorted by name and port); its control inputs are
@@ -36,6 +37,7 @@
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/ShapeInference.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/SetVector.h"
@@ -59,6 +61,8 @@ struct NodeState {
   std::vector<TensorData> Values;
   /// The non-foldable nodes its computation waits for, in a stable order.
   llvm::SmallSetVector<Node *, 4> ControlDeps;
+  /// Its outputs' static shapes, when it does not fold.
+  std::vector<PartialShape> Shapes;
 };
 
 class FoldConstantsPass : public Pass {
@@ -99,6 +103,8 @@ class FoldConstantsPass : public Pass {
     for (Node *N : graphConstructionOrder(G)) {
       WasRead[N->id()] = N->hasUses();
       evaluateIfFoldable(*N, State, Ctx);
+      if (!State[N->id()].Foldable)
+        inferShapes(*N, State);
     }
     FROST_RETURN_IF_ERROR(materialize(G, State));
     removeDeadFoldedNodes(G, State, WasRead);
@@ -121,24 +127,27 @@ class FoldConstantsPass : public Pass {
     return false;
   }
 
-  /// The static shape of output Port of N, when known without its value.
-  std::optional<std::vector<int64_t>> staticShape(const Node &N, int Port,
-                                                  const std::vector<NodeState> &State) const {
+  /// The static shape of tensor (N, Port): its value's when it folds.
+  static PartialShape shapeOf(const Node &N, int Port, const std::vector<NodeState> &State) {
     const NodeState &S = State[N.id()];
     if (S.Foldable && static_cast<size_t>(Port) < S.Values.size())
-      return std::vector<int64_t>(S.Values[Port].shape().begin(), S.Values[Port].shape().end());
-    if (Port != 0 || (N.op() != "Placeholder" && N.op() != "PlaceholderWithDefault"))
-      return std::nullopt;
-    const tensorflow::AttrValue *Shape = N.findAttr("shape");
-    if (!Shape || !Shape->has_shape() || Shape->shape().unknown_rank())
-      return std::nullopt;
-    std::vector<int64_t> Dims;
-    for (const auto &D : Shape->shape().dim()) {
-      if (D.size() < 0)
-        return std::nullopt;
-      Dims.push_back(D.size());
-    }
-    return Dims;
+      return PartialShape(
+          std::vector<int64_t>(S.Values[Port].shape().begin(), S.Values[Port].shape().end()));
+    if (Port >= 0 && static_cast<size_t>(Port) < S.Shapes.size())
+      return S.Shapes[Port];
+    return PartialShape();
+  }
+
+  /// Infers the static shapes of a node that does not fold.
+  static void inferShapes(const Node &N, std::vector<NodeState> &State) {
+    State[N.id()].Shapes = inferOutputShapes(
+        N, [&](const Node &Src, int Port) { return shapeOf(Src, Port, State); },
+        [&](const Node &Src, int Port) -> const TensorData * {
+          const NodeState &S = State[Src.id()];
+          if (!S.Foldable || Port < 0 || static_cast<size_t>(Port) >= S.Values.size())
+            return nullptr;
+          return &S.Values[Port];
+        });
   }
 
   /// The outputs of shape op N (Shape, ShapeN, Size, Rank) from its inputs'
@@ -164,22 +173,27 @@ class FoldConstantsPass : public Pass {
     };
     std::vector<TensorData> Out;
     for (const Input &In : N.dataInputs()) {
-      std::optional<std::vector<int64_t>> Shape = staticShape(*In.Src, In.Port, State);
-      if (!Shape)
+      PartialShape Static = shapeOf(*In.Src, In.Port, State);
+      // Rank needs the rank only (MaybeReplaceRankOp), the others every
+      // dimension.
+      if (N.op() == "Rank" && Static.rankKnown()) {
+        Out.push_back(Make({}, {Static.rank()}));
+        continue;
+      }
+      if (!Static.fullyDefined())
         return std::nullopt;
-      absl::StatusOr<int64_t> Count = numElements(*Shape);
+      std::vector<int64_t> Shape(Static.dims().begin(), Static.dims().end());
+      absl::StatusOr<int64_t> Count = numElements(Shape);
       // int32 results must hold every value, as TensorFlow checks.
       int64_t Largest = Count.ok() ? *Count : -1;
-      for (int64_t D : *Shape)
+      for (int64_t D : Shape)
         Largest = std::max(Largest, D);
       if (!Count.ok() || (OutType == tensorflow::DT_INT32 && Largest > INT32_MAX))
         return std::nullopt;
       if (N.op() == "Size")
         Out.push_back(Make({}, {*Count}));
-      else if (N.op() == "Rank")
-        Out.push_back(Make({}, {static_cast<int64_t>(Shape->size())}));
       else
-        Out.push_back(Make({static_cast<int64_t>(Shape->size())}, *Shape));
+        Out.push_back(Make({static_cast<int64_t>(Shape.size())}, Shape));
     }
     if (N.op() == "Rank" || N.op() == "Size" || N.op() == "Shape")
       if (Out.size() != 1)
