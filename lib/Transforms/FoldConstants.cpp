@@ -17,6 +17,8 @@
 //   and the inputs of folded shape ops). A tensor larger than
 //   `max-constant-size` bytes is left computed.
 // - Foldable nodes nothing reads any more are removed.
+// - A fed PlaceholderWithDefault becomes a Placeholder, its default dropped,
+//   as TensorFlow rewrites the inputs.
 //
 // Differences from TensorFlow, deliberate:
 // - A foldable node named in `outputs`, or read by no node at all (a graph
@@ -107,6 +109,7 @@ class FoldConstantsPass : public Pass {
         inferShapes(*N, State);
     }
     FROST_RETURN_IF_ERROR(materialize(G, State));
+    feedPlaceholdersWithDefault(G);
     removeDeadFoldedNodes(G, State, WasRead);
     return absl::OkStatus();
   }
@@ -355,6 +358,16 @@ class FoldConstantsPass : public Pass {
       ++NumFolded;
     }
     return absl::OkStatus();
+  }
+
+  /// A fed PlaceholderWithDefault becomes a Placeholder: its default is no
+  /// longer computed (TensorFlow's RewriteInputsAsPlaceholders).
+  void feedPlaceholdersWithDefault(Graph &G) const {
+    for (Node &N : G)
+      if (N.op() == "PlaceholderWithDefault" && isListed(Inputs, N.name())) {
+        N.setOp("Placeholder");
+        N.removeInputsIf([](const Input &) { return true; });
+      }
   }
 
   /// Removes the foldable nodes the fold left unread (they were read before),
