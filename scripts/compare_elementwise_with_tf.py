@@ -92,7 +92,11 @@ OPS.update({
 
 FLOAT_SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, np.inf, -np.inf, np.nan,
                   1e-3, 3.0, 7.0, -7.0, 100.0, -100.0, 1e30, -1e30, 1e-30, 65504.0, 300.7,
-                  -129.0, 1e10, -3e9, 4e9]
+                  -129.0, 1e10, -3e9, 4e9,
+                  # Subnormals (TensorFlow flushes them: FTZ and DAZ) and
+                  # inputs whose exp is subnormal or overflows.
+                  1e-40, -1e-40, 5e-324, -5e-324, 1.1754942e-38, -87.5, -100.0, -745.0,
+                  88.7, 709.7]
 
 
 def numpy_dtype(dt):

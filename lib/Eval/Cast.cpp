@@ -123,7 +123,11 @@ constexpr bool Truncates = (std::is_same_v<From, double> &&
 
 template <typename From, typename To> To convert(From X, bool Vectorized) {
   if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (IsReducedFloat<From>)
+    // bfloat16's test reads its bits: a subnormal is true, as in TensorFlow
+    // (in float, under DAZ, it would be zero).
+    if constexpr (std::is_same_v<From, Eigen::bfloat16>)
+      return (Eigen::numext::bit_cast<uint16_t>(X) & 0x7fff) != 0;
+    else if constexpr (IsReducedFloat<From>)
       return static_cast<float>(X) != 0.0f;
     else
       return X != From(0);

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ElementwiseSupport.h"
+#include "TensorFlowMath.h"
 
 namespace frost::eval {
 
@@ -196,20 +197,43 @@ absl::StatusOr<Outputs> evalTruncateMod(const KernelContext &Ctx) {
                                    &Failed, DivisionByZero);
 }
 
+namespace {
+
+/// TensorFlow's maximum (`IsMax`) or minimum of A and B, propagating NaN:
+/// in its AVX packets of floats and doubles the second operand wins ties;
+/// bfloat16's scalar tail returns an operand unflushed (measured).
+template <bool IsMax, typename Expr> auto extremumOf(const Expr &A, const Expr &B) {
+  using T = ScalarOf<Expr>;
+  auto Flushed = [](T X, T Y) {
+    return IsMax ? maxPropagatingNaN(X, Y) : minPropagatingNaN(X, Y);
+  };
+  if constexpr (std::is_floating_point_v<T>)
+    return tfmath::packetsThenTail(
+        A, B,
+        [](T X, T Y) {
+          return IsMax ? packetMaxPropagatingNaN(X, Y) : packetMinPropagatingNaN(X, Y);
+        },
+        Flushed);
+  else if constexpr (std::is_same_v<T, Eigen::bfloat16>)
+    return tfmath::packetsThenTail(A, B, Flushed, [](T X, T Y) {
+      return IsMax ? maxPropagatingNaN<false>(X, Y) : minPropagatingNaN<false>(X, Y);
+    });
+  else
+    return A.binaryExpr(B, Flushed).eval();
+}
+
+} // namespace
+
 absl::StatusOr<Outputs> evalMaximum(const KernelContext &Ctx) {
   // TensorFlow's maximum propagates NaN from either side.
-  return binary < Floats |
-         Ints > (Ctx, [](auto A, auto B) {
-           using T = ScalarOf<decltype(A)>;
-           return A.binaryExpr(B, [](T X, T Y) { return maxPropagatingNaN(X, Y); });
+  return binary < Floats | Ints > (Ctx, [](auto A, auto B) {
+           return extremumOf</*IsMax=*/true>(A, B);
          });
 }
 
 absl::StatusOr<Outputs> evalMinimum(const KernelContext &Ctx) {
-  return binary < Floats |
-         Ints > (Ctx, [](auto A, auto B) {
-           using T = ScalarOf<decltype(A)>;
-           return A.binaryExpr(B, [](T X, T Y) { return minPropagatingNaN(X, Y); });
+  return binary < Floats | Ints > (Ctx, [](auto A, auto B) {
+           return extremumOf</*IsMax=*/false>(A, B);
          });
 }
 
@@ -217,10 +241,17 @@ absl::StatusOr<Outputs> evalPow(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(checkBinary(Ctx));
   if (isFloatType(Ctx.input(0).dtype()))
     return binary<Floats>(Ctx, [](auto A, auto B) {
-      return inFloat(A, [&](auto X) {
-        using F = ScalarOf<decltype(X)>;
-        return X.pow(B.template cast<F>());
-      });
+      using T = ScalarOf<decltype(A)>;
+      // Eigen's generic_pow in packets, glibc's pow in the tail.
+      if constexpr (std::is_floating_point_v<T>)
+        return tfmath::packetsThenTail(
+            A, B, [](T X, T Y) { return tfmath::powPacket(X, Y); },
+            [](T X, T Y) { return tfmath::powTail(X, Y); });
+      else
+        return inFloat(A, [&](auto X) {
+                 using F = ScalarOf<decltype(X)>;
+                 return X.pow(B.template cast<F>());
+               }).eval();
     });
   bool Failed = false;
   return binary<SignedInts>(

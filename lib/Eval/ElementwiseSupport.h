@@ -10,6 +10,7 @@
 #define FROST_LIB_EVAL_ELEMENTWISESUPPORT_H
 
 #include "Kernel.h"
+#include "TensorFlowMath.h"
 
 #include <unsupported/Eigen/SpecialFunctions>
 
@@ -93,26 +94,53 @@ inline bool isFloatType(tensorflow::DataType DType) {
          DType == tensorflow::DT_HALF || DType == tensorflow::DT_BFLOAT16;
 }
 
-/// TensorFlow's maximum and minimum (Eigen's PropagateNaN): a NaN on either
-/// side is the result (the first one), otherwise std::max / std::min, which
-/// keep the first of equal values (-0.0 vs 0.0).
-template <typename T> T maxPropagatingNaN(T A, T B) {
+/// TensorFlow's maximum and minimum (Eigen's PropagateNaN) in the scalar
+/// tail: a NaN on either side is the result (the first one), otherwise
+/// std::max / std::min of the operands as read with denormals as zeros
+/// (DAZ), which keep the first of equal values (-0.0 vs 0.0). The operand
+/// returned is flushed too, except `Flush = false` (bfloat16's tail, as
+/// measured).
+template <bool Flush = true, typename T> T maxPropagatingNaN(T A, T B) {
   if constexpr (IsFloat<T>) {
     if (Eigen::numext::isnan(A))
       return A;
     if (Eigen::numext::isnan(B))
       return B;
   }
-  return A < B ? B : A;
+  const T ReadA = tfmath::daz(A), ReadB = tfmath::daz(B);
+  if constexpr (Flush)
+    return ReadA < ReadB ? ReadB : ReadA;
+  else
+    return ReadA < ReadB ? B : A;
 }
-template <typename T> T minPropagatingNaN(T A, T B) {
+template <bool Flush = true, typename T> T minPropagatingNaN(T A, T B) {
   if constexpr (IsFloat<T>) {
     if (Eigen::numext::isnan(A))
       return A;
     if (Eigen::numext::isnan(B))
       return B;
   }
-  return B < A ? B : A;
+  const T ReadA = tfmath::daz(A), ReadB = tfmath::daz(B);
+  if constexpr (Flush)
+    return ReadB < ReadA ? ReadB : ReadA;
+  else
+    return ReadB < ReadA ? B : A;
+}
+
+/// The same in TensorFlow's AVX packets of floats and doubles (vmaxps,
+/// vminps): NaN in A is A, otherwise the comparison's winner, and B on a
+/// tie (so max(-0.0, 0.0) is 0.0) or a NaN in B.
+template <typename T> T packetMaxPropagatingNaN(T A, T B) {
+  if (Eigen::numext::isnan(A))
+    return A;
+  A = tfmath::daz(A), B = tfmath::daz(B);
+  return A > B ? A : B;
+}
+template <typename T> T packetMinPropagatingNaN(T A, T B) {
+  if (Eigen::numext::isnan(A))
+    return A;
+  A = tfmath::daz(A), B = tfmath::daz(B);
+  return A < B ? A : B;
 }
 
 /// `Round(x)` (floor, ceil, rint) of each element through double, which

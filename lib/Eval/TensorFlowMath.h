@@ -11,8 +11,12 @@
 // operations in the same order as TensorFlow's Eigen packets (a multiply-add
 // is a multiply and an add: no FMA), element by element, so they give the
 // same bits on any x86-64 build of Frost (lib/Eval is built with
-// -ffp-contract=off). Verified bit-exact against TensorFlow 2.21 by
-// scripts/compare_elementwise_with_tf.py.
+// -ffp-contract=off). The `...Packet` functions are Eigen's packet
+// algorithms, the `...Tail` ones the scalar path (glibc, run under the
+// denormal flushing lib/Eval sets around kernels, as TensorFlow does).
+// Verified bit-exact against TensorFlow 2.21 by
+// scripts/compare_elementwise_with_tf.py. TensorFlow built for other CPUs
+// (FMA, aarch64) rounds differently: Frost follows its x86 pip wheels.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_LIB_EVAL_TENSORFLOWMATH_H
@@ -20,7 +24,11 @@
 
 #include <Eigen/Core>
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace frost::eval::tfmath {
@@ -37,6 +45,39 @@ auto packetsThenTail(const Expr &A, PacketFn Packet, TailFn Tail) {
   const Eigen::Index N = A.size(), Body = N - N % avxPacketSize<T>();
   return Eigen::Array<T, Eigen::Dynamic, 1>::NullaryExpr(
       N, [A, Body, Packet, Tail](Eigen::Index I) { return I < Body ? Packet(A[I]) : Tail(A[I]); });
+}
+
+/// The same for a binary op over two arrays of one (broadcast) shape. A
+/// broadcast that TensorFlow evaluates block by block has a tail per block
+/// there; Frost keeps one, which can differ from TensorFlow's in the last
+/// bit of those elements.
+template <typename Expr, typename PacketFn, typename TailFn>
+auto packetsThenTail(const Expr &A, const Expr &B, PacketFn Packet, TailFn Tail) {
+  using T = typename Expr::Scalar;
+  const Eigen::Index N = A.size(), Body = N - N % avxPacketSize<T>();
+  return Eigen::Array<T, Eigen::Dynamic, 1>::NullaryExpr(N, [A, B, Body, Packet, Tail](Eigen::Index I) {
+    return I < Body ? Packet(A[I], B[I]) : Tail(A[I], B[I]);
+  });
+}
+
+/// X as TensorFlow's kernels read a float operand (DAZ): a subnormal is a
+/// zero of its sign. What an op returns of an operand (max, min, relu)
+/// is that zero, whatever instructions the compiler picks for Frost.
+/// bfloat16, widened to float, has float's subnormals; half's are normal
+/// floats.
+template <typename T> T daz(T X) {
+  if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
+    return T(daz(static_cast<float>(X)));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    // On the bits: kernels run with DAZ set, where X > 0 is false.
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    constexpr Bits Sign = Bits(1) << (sizeof(T) * 8 - 1);
+    constexpr Bits Exponent = sizeof(T) == 4 ? Bits(0x7f800000) : Bits(0x7ff0000000000000);
+    const Bits B = std::bit_cast<Bits>(X);
+    if ((B & Exponent) == 0)
+      return std::bit_cast<T>(B & Sign);
+  }
+  return X;
 }
 
 // Eigen's AVX pmin/pmax: the second operand when either is NaN or both are
@@ -81,6 +122,35 @@ inline double tanhDouble(double X) {
   const double X2 = X * X, X3 = X2 * X;
   return (X3 * polevl(X2, Numerator) + X) / polevl(X2, Denominator);
 }
+
+float expPacket(float X);
+double expPacket(double X);
+float expTail(float X);
+double expTail(double X);
+float logPacket(float X);
+double logPacket(double X);
+float logTail(float X);
+double logTail(double X);
+float log1pPacket(float X);
+double log1pPacket(double X);
+float log1pTail(float X);
+double log1pTail(double X);
+float expm1Packet(float X);
+double expm1Packet(double X);
+float expm1Tail(float X);
+double expm1Tail(double X);
+float powPacket(float X, float Y);
+double powPacket(double X, double Y);
+float powTail(float X, float Y);
+double powTail(double X, double Y);
+/// Float erf is the same approximation in packets and tail.
+float erfFloat(float X);
+double erfPacket(double X);
+double erfTail(double X);
+float sigmoidPacket(float X);
+float sigmoidTail(float X);
+double sigmoidPacket(double X);
+double sigmoidTail(double X);
 
 } // namespace frost::eval::tfmath
 

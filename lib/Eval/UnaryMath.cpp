@@ -8,6 +8,8 @@
 #include "ElementwiseSupport.h"
 #include "TensorFlowMath.h"
 
+#include <optional>
+
 namespace frost::eval {
 
 using namespace elementwise;
@@ -50,15 +52,30 @@ absl::StatusOr<Outputs> evalSquare(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalSign(const KernelContext &Ctx) {
-  // -1, 0 or 1; NaN stays NaN and -0.0 gives 0.
+  // -1, 0 or 1; NaN stays NaN and -0.0 gives 0. Eigen's packet psign
+  // returns |x| where |x| > 0 fails: for zeros, NaN and (read as zeros)
+  // subnormals, which so come out positive and unflushed.
   return unary < Floats | SignedInts > (Ctx, [](auto A) {
                             using T = ScalarOf<decltype(A)>;
-                            return A.unaryExpr([](T X) -> T {
+                            auto Tail = [](T X) -> T {
                               if constexpr (IsFloat<T>)
                                 if (Eigen::numext::isnan(X))
                                   return X;
                               return T((X > T(0)) - (X < T(0)));
-                            });
+                            };
+                            if constexpr (std::is_floating_point_v<T> ||
+                                          std::is_same_v<T, Eigen::bfloat16>)
+                              return tfmath::packetsThenTail(
+                                  A,
+                                  [](T X) {
+                                    const T Abs = Eigen::numext::abs(X);
+                                    if (!(tfmath::daz(Abs) > T(0)))
+                                      return Abs;
+                                    return std::signbit(static_cast<double>(X)) ? T(-1) : T(1);
+                                  },
+                                  Tail);
+                            else
+                              return A.unaryExpr(Tail).eval();
                           });
 }
 
@@ -82,20 +99,66 @@ absl::StatusOr<Outputs> evalRsqrt(const KernelContext &Ctx) {
   return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.rsqrt(); }); });
 }
 
+namespace {
+
+/// Eigen's packet function `Packet` over TensorFlow's AVX packets and the
+/// scalar `Tail` after them; half and bfloat16 through the float functions,
+/// rounded.
+template <typename Expr, typename PacketFn, typename TailFn>
+auto packetsThenTailInFloat(const Expr &A, PacketFn Packet, TailFn Tail) {
+  using T = ScalarOf<Expr>;
+  if constexpr (std::is_floating_point_v<T>)
+    return tfmath::packetsThenTail(A, [Packet](T X) { return Packet(X); },
+                                   [Tail](T X) { return Tail(X); });
+  else
+    return tfmath::packetsThenTail(
+        A, [Packet](T X) { return T(Packet(static_cast<float>(X))); },
+        [Tail](T X) { return T(Tail(static_cast<float>(X))); });
+}
+
+/// X as the type TensorFlow computes its math in: float for half and
+/// bfloat16.
+template <typename T> auto widen(T X) {
+  if constexpr (std::is_floating_point_v<T>)
+    return X;
+  else
+    return static_cast<float>(X);
+}
+
+/// TensorFlow's exp of each element: Eigen's pexp in packets, glibc's exp in
+/// the tail.
+template <typename Expr> auto expOf(const Expr &A) {
+  return packetsThenTailInFloat(
+      A, [](auto X) { return tfmath::expPacket(X); }, [](auto X) { return tfmath::expTail(X); });
+}
+
+} // namespace
+
 absl::StatusOr<Outputs> evalExp(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.exp(); }); });
+  return unary<Floats>(Ctx, [](auto A) { return expOf(A); });
 }
 
 absl::StatusOr<Outputs> evalExpm1(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.expm1(); }); });
+  return unary<Floats>(Ctx, [](auto A) {
+    return packetsThenTailInFloat(
+        A, [](auto X) { return tfmath::expm1Packet(X); },
+        [](auto X) { return tfmath::expm1Tail(X); });
+  });
 }
 
 absl::StatusOr<Outputs> evalLog(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.log(); }); });
+  return unary<Floats>(Ctx, [](auto A) {
+    return packetsThenTailInFloat(
+        A, [](auto X) { return tfmath::logPacket(X); }, [](auto X) { return tfmath::logTail(X); });
+  });
 }
 
 absl::StatusOr<Outputs> evalLog1p(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.log1p(); }); });
+  return unary<Floats>(Ctx, [](auto A) {
+    return packetsThenTailInFloat(
+        A, [](auto X) { return tfmath::log1pPacket(X); },
+        [](auto X) { return tfmath::log1pTail(X); });
+  });
 }
 
 absl::StatusOr<Outputs> evalTanh(const KernelContext &Ctx) {
@@ -115,34 +178,34 @@ absl::StatusOr<Outputs> evalTanh(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalSigmoid(const KernelContext &Ctx) {
-  // TensorFlow's logistic: e / (1 + e) with e = exp(x), 1 where e is inf
-  // (float: x capped at 16.6355324, where the quotient is 1).
+  // Eigen's logistic: its own float algorithm in packets; e / (1 + e) with
+  // e = exp(x) otherwise, 1 where e is inf. Half and bfloat16 take the
+  // generic form, each step rounded to the type.
   return unary<Floats>(Ctx, [](auto A) {
-    return inFloat(A, [](auto X) {
-      using F = ScalarOf<decltype(X)>;
-      auto E = [&] {
-        if constexpr (std::is_same_v<F, float>)
-          return X.min(16.6355324f).exp();
-        else
-          return X.exp();
-      }();
-      return (E == std::numeric_limits<F>::infinity()).select(F(1), E / (E + F(1)));
-    });
+    using T = ScalarOf<decltype(A)>;
+    if constexpr (std::is_floating_point_v<T>) {
+      return tfmath::packetsThenTail(A, [](T X) { return tfmath::sigmoidPacket(X); },
+                                     [](T X) { return tfmath::sigmoidTail(X); });
+    } else {
+      auto Logistic = [](T E) {
+        return Eigen::numext::isinf(E) ? T(1) : T(E / T(T(1) + E));
+      };
+      return tfmath::packetsThenTail(
+          A, [Logistic](T X) { return Logistic(T(tfmath::expPacket(static_cast<float>(X)))); },
+          [Logistic](T X) { return Logistic(T(tfmath::expTail(static_cast<float>(X)))); });
+    }
   });
 }
 
 absl::StatusOr<Outputs> evalErf(const KernelContext &Ctx) {
-  // TensorFlow's double erf gives NaN for +-inf (measured on TensorFlow 2.21;
-  // its float erf gives +-1).
+  // Eigen's generic_fast_erf (double: NaN for +-inf, whose square overflows).
   return unary<Floats>(Ctx, [](auto A) {
-    return inFloat(A, [](auto X) {
-      using F = ScalarOf<decltype(X)>;
-      if constexpr (std::is_same_v<F, double>)
-        return (X.abs() == std::numeric_limits<F>::infinity())
-            .select(std::numeric_limits<F>::quiet_NaN(), X.erf());
-      else
-        return X.erf();
-    });
+    using T = ScalarOf<decltype(A)>;
+    if constexpr (std::is_same_v<T, double>)
+      return tfmath::packetsThenTail(A, [](T X) { return tfmath::erfPacket(X); },
+                                     [](T X) { return tfmath::erfTail(X); });
+    else
+      return A.unaryExpr([](T X) { return T(tfmath::erfFloat(static_cast<float>(X))); });
   });
 }
 
@@ -194,33 +257,49 @@ absl::StatusOr<Outputs> evalIsFinite(const KernelContext &Ctx) {
 
 namespace {
 
-/// max(x, 0) propagating NaN (cwiseMax<PropagateNaN>), then `Clip`: -0.0 is
-/// +0.0 in TensorFlow's AVX packets of floats and doubles (vmaxps keeps its
-/// second operand) and stays -0.0 in the scalar tail (std::max keeps its
-/// first) and in half and bfloat16 (measured).
-template <typename Expr, typename ClipFn> auto reluOf(const Expr &A, ClipFn Clip) {
+/// max(x, 0) propagating NaN (cwiseMax<PropagateNaN>), then at most
+/// `Limit` (Relu6), as TensorFlow computes it (measured):
+/// - subnormals are read as zeros, and a subnormal x comes out flushed,
+///   except in the scalar tail of bfloat16 and in float and double tensors
+///   smaller than a packet, which return x itself;
+/// - -0.0 gives +0.0 in AVX packets of floats and doubles (vmaxps keeps its
+///   second operand) and stays -0.0 elsewhere.
+template <typename Expr> auto reluOf(const Expr &A, std::optional<int> Limit) {
   using T = ScalarOf<Expr>;
+  auto Flushed = [Limit](T X) {
+    const T M = maxPropagatingNaN(X, T(0));
+    return Limit ? minPropagatingNaN(M, T(*Limit)) : M;
+  };
+  const bool Unflushed = std::is_same_v<T, Eigen::bfloat16> ||
+                         (std::is_floating_point_v<T> && A.size() < tfmath::avxPacketSize<T>());
+  auto Tail = [Limit, Unflushed, Flushed](T X) {
+    if (!Unflushed)
+      return Flushed(X);
+    const T M = maxPropagatingNaN<false>(X, T(0));
+    return Limit ? minPropagatingNaN<false>(M, T(*Limit)) : M;
+  };
   if constexpr (std::is_floating_point_v<T>)
     return tfmath::packetsThenTail(
         A,
-        [Clip](T X) { return Clip(X > T(0) || Eigen::numext::isnan(X) ? X : T(0)); },
-        [Clip](T X) { return Clip(maxPropagatingNaN(X, T(0))); });
+        [Limit](T X) {
+          const T M = packetMaxPropagatingNaN(X, T(0));
+          return Limit ? packetMinPropagatingNaN(M, T(*Limit)) : M;
+        },
+        Tail);
+  else if constexpr (IsFloat<T>)
+    return tfmath::packetsThenTail(A, Flushed, Tail);
   else
-    return A.unaryExpr([Clip](T X) { return Clip(maxPropagatingNaN(X, T(0))); });
+    return A.unaryExpr(Flushed).eval();
 }
 
 } // namespace
 
 absl::StatusOr<Outputs> evalRelu(const KernelContext &Ctx) {
-  return unary < Floats | Ints > (Ctx, [](auto A) { return reluOf(A, [](auto X) { return X; }); });
+  return unary < Floats | Ints > (Ctx, [](auto A) { return reluOf(A, std::nullopt); });
 }
 
 absl::StatusOr<Outputs> evalRelu6(const KernelContext &Ctx) {
-  return unary < Floats | Ints > (Ctx, [](auto A) {
-                            return reluOf(A, [](auto X) {
-                              return minPropagatingNaN(X, decltype(X)(6));
-                            });
-                          });
+  return unary < Floats | Ints > (Ctx, [](auto A) { return reluOf(A, 6); });
 }
 
 namespace {
@@ -257,8 +336,8 @@ absl::StatusOr<Outputs> evalLeakyRelu(const KernelContext &Ctx) {
 absl::StatusOr<Outputs> evalElu(const KernelContext &Ctx) {
   return unary<Floats>(Ctx, [](auto A) {
     using T = ScalarOf<decltype(A)>;
-    auto Exp = inFloat(A, [](auto X) { return X.exp(); });
-    return (A < T(0)).select(Exp - T(1), A);
+    Eigen::Array<T, Eigen::Dynamic, 1> Exp = expOf(A);
+    return ((A < T(0)).select(Exp - T(1), A)).eval();
   });
 }
 
@@ -267,20 +346,31 @@ absl::StatusOr<Outputs> evalSelu(const KernelContext &Ctx) {
     using T = ScalarOf<decltype(A)>;
     const T Scale = static_cast<T>(1.0507009873554804934193349852946);
     const T ScaleAlpha = static_cast<T>(1.7580993408473768599402175208123);
-    auto Exp = inFloat(A, [](auto X) { return X.exp(); });
-    return (A < T(0)).select(ScaleAlpha * (Exp - T(1)), Scale * A);
+    Eigen::Array<T, Eigen::Dynamic, 1> Exp = expOf(A);
+    return ((A < T(0)).select(ScaleAlpha * (Exp - T(1)), Scale * A)).eval();
   });
 }
 
 absl::StatusOr<Outputs> evalSoftplus(const KernelContext &Ctx) {
+  // Below `Threshold` softplus(x) is exp(x) within epsilon; above
+  // -Threshold it is x; log1p(exp(x)) between, both in one packet or both
+  // in the tail.
   return unary<Floats>(Ctx, [](auto A) {
     using T = ScalarOf<decltype(A)>;
-    // Below `Threshold` softplus(x) is exp(x) within epsilon; above
-    // -Threshold it is x.
     const T Threshold = T(Eigen::numext::log(Eigen::NumTraits<T>::epsilon()) + T(2));
-    auto Exp = inFloat(A, [](auto X) { return X.exp(); });
-    auto Log1pExp = inFloat(Exp, [](auto X) { return X.log1p(); });
-    return (A > -Threshold).select(A, (A < Threshold).select(Exp, Log1pExp));
+    auto Softplus = [Threshold](T X, T Exp, auto Log1p) {
+      return X > -Threshold ? X : X < Threshold ? Exp : T(Log1p(Exp));
+    };
+    return tfmath::packetsThenTail(
+        A,
+        [Softplus](T X) {
+          return Softplus(X, T(tfmath::expPacket(widen(X))),
+                          [](T E) { return tfmath::log1pPacket(widen(E)); });
+        },
+        [Softplus](T X) {
+          return Softplus(X, T(tfmath::expTail(widen(X))),
+                          [](T E) { return tfmath::log1pTail(widen(E)); });
+        });
   });
 }
 
