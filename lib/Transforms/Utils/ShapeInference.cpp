@@ -90,6 +90,17 @@ private:
   ValueOfFn ValueOf;
 };
 
+/// A + B and A * B of dimensions (hostile graphs carry any integers):
+/// unknown (-1) when either is unknown or negative, or the result overflows.
+int64_t addDims(int64_t A, int64_t B) {
+  int64_t R;
+  return A < 0 || B < 0 || __builtin_add_overflow(A, B, &R) ? -1 : R;
+}
+int64_t mulDims(int64_t A, int64_t B) {
+  int64_t R;
+  return A < 0 || B < 0 || __builtin_mul_overflow(A, B, &R) ? -1 : R;
+}
+
 /// Two partial shapes broadcast together (BroadcastBinaryOpOutputShapeFn):
 /// a 1 takes the other side's dimension, known or not; an unknown dimension
 /// beside a known one above 1 is that one. Incompatible shapes: nullopt.
@@ -155,14 +166,15 @@ int64_t windowedSize(int64_t In, int64_t Window, int64_t Dilation, int64_t Strid
   if (In < 0 || Stride <= 0 || Dilation <= 0)
     return -1;
   if (Padding == "SAME")
-    return (In + Stride - 1) / Stride;
-  if (Window < 0 || (Padding != "VALID" && Padding != "EXPLICIT"))
+    return In / Stride + (In % Stride != 0);
+  if (Window <= 0 || (Padding != "VALID" && Padding != "EXPLICIT"))
     return -1;
-  const int64_t Effective = (Window - 1) * Dilation + 1;
-  const int64_t Padded = In + (Padding == "EXPLICIT" ? PadBefore + PadAfter : 0);
-  if (Padded < Effective)
+  const int64_t Effective = addDims(mulDims(Window - 1, Dilation), 1);
+  const int64_t Padded =
+      Padding == "EXPLICIT" ? addDims(In, addDims(PadBefore, PadAfter)) : In;
+  if (Effective < 0 || Padded < Effective)
     return -1;
-  return (Padded - Effective + Stride) / Stride;
+  return (Padded - Effective) / Stride + 1;
 }
 
 /// Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool over NHWC or NCHW.
@@ -188,7 +200,7 @@ std::optional<Shapes> windowed(const Operands &In, bool IsConv, bool IsDepthwise
     KH = F.dim(0);
     KW = F.dim(1);
     if (IsDepthwise)
-      Channels = Channels >= 0 && F.dim(3) >= 0 ? Channels * F.dim(3) : -1;
+      Channels = mulDims(Channels, F.dim(3));
     else
       Channels = F.dim(3);
   } else {
@@ -267,11 +279,11 @@ std::optional<Shapes> reshape(const Operands &In) {
   if (X.fullyDefined() && std::count(Dims.begin(), Dims.end(), -1) == 1) {
     int64_t Count = 1, Known = 1;
     for (int64_t D : X.dims())
-      Count *= D;
+      Count = mulDims(Count, D);
     for (int64_t D : Dims)
       if (D != -1)
-        Known *= D;
-    if (Known == 0 || Count % Known != 0)
+        Known = mulDims(Known, D);
+    if (Count < 0 || Known <= 0 || Count % Known != 0)
       return std::nullopt;
     *std::find(Dims.begin(), Dims.end(), -1) = Count / Known;
   }
@@ -336,9 +348,11 @@ std::optional<Shapes> movedShape(const Operands &In) {
     if (!X.rankKnown() || !Perm || static_cast<int64_t>(Perm->size()) != X.rank())
       return std::nullopt;
     std::vector<int64_t> Out;
+    std::vector<bool> Seen(static_cast<size_t>(X.rank()));
     for (int64_t P : *Perm) {
-      if (P < 0 || P >= X.rank())
-        return std::nullopt;
+      if (P < 0 || P >= X.rank() || Seen[P])
+        return std::nullopt; // Not a permutation: TensorFlow refuses it.
+      Seen[P] = true;
       Out.push_back(X.dims()[P]);
     }
     return Shapes{PartialShape(std::move(Out))};
@@ -398,7 +412,7 @@ std::optional<Shapes> movedShape(const Operands &In) {
       for (int64_t D = 0; D < Part.rank(); ++D) {
         const int64_t V = S.dims()[D];
         if (!IsPack && D == *Axis) {
-          Along = Along < 0 || V < 0 ? -1 : Along + V;
+          Along = addDims(Along, V);
         } else if (V >= 0) {
           if (Out[D] >= 0 && Out[D] != V)
             return std::nullopt;
@@ -422,10 +436,10 @@ std::optional<Shapes> movedShape(const Operands &In) {
     for (int64_t I = 0; I < X.rank(); ++I) {
       if (Out[I] < 0)
         continue;
-      if (IsTile)
-        Out[I] = (*V)[I] < 0 ? -1 : Out[I] * (*V)[I];
-      else
-        Out[I] += (*V)[2 * I] + (*V)[2 * I + 1];
+      if ((IsTile ? (*V)[I] : std::min((*V)[2 * I], (*V)[2 * I + 1])) < 0)
+        return std::nullopt; // TensorFlow refuses negative multiples and paddings.
+      Out[I] = IsTile ? mulDims(Out[I], (*V)[I])
+                      : addDims(Out[I], addDims((*V)[2 * I], (*V)[2 * I + 1]));
       if (Out[I] < 0)
         return std::nullopt;
     }
@@ -441,20 +455,30 @@ std::optional<Shapes> movedShape(const Operands &In) {
     int64_t Product = 1;
     for (size_t I = 0; I < Block->size(); ++I) {
       const int64_t B = (*Block)[I], D = Out[I + 1];
-      if (B <= 0)
+      const int64_t Edges = addDims((*Pads)[2 * I], (*Pads)[2 * I + 1]);
+      Product = mulDims(Product, B);
+      if (B <= 0 || Edges < 0 || Product < 0)
         return std::nullopt;
-      Product *= B;
       if (D < 0)
         continue;
-      const int64_t Edges = (*Pads)[2 * I] + (*Pads)[2 * I + 1];
-      if (ToBatch && (D + Edges) % B != 0)
-        return std::nullopt;
-      Out[I + 1] = ToBatch ? (D + Edges) / B : D * B - Edges;
+      if (ToBatch) {
+        const int64_t Padded = addDims(D, Edges);
+        if (Padded < 0 || Padded % B != 0)
+          return std::nullopt;
+        Out[I + 1] = Padded / B;
+      } else {
+        const int64_t Grown = mulDims(D, B);
+        if (Grown < Edges)
+          return std::nullopt;
+        Out[I + 1] = Grown - Edges;
+      }
     }
     if (Out[0] >= 0) {
       if (!ToBatch && Out[0] % Product != 0)
         return std::nullopt;
-      Out[0] = ToBatch ? Out[0] * Product : Out[0] / Product;
+      Out[0] = ToBatch ? mulDims(Out[0], Product) : Out[0] / Product;
+      if (Out[0] < 0)
+        return std::nullopt;
     }
     return Shapes{PartialShape(std::move(Out))};
   }
