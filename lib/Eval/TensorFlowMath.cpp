@@ -34,7 +34,6 @@ template <> struct FT<float> {
   static constexpr int kExpBits = 8;
   static constexpr U kSign = 0x80000000u;
   static constexpr U kExpMask = 0x7f800000u;
-  static constexpr U kMantMask = 0x007fffffu;
   static constexpr float kScaleUp = 0x1p64f;       // used for the exact tininess test
 };
 template <> struct FT<double> {
@@ -44,7 +43,6 @@ template <> struct FT<double> {
   static constexpr int kExpBits = 11;
   static constexpr U kSign = 0x8000000000000000ull;
   static constexpr U kExpMask = 0x7ff0000000000000ull;
-  static constexpr U kMantMask = 0x000fffffffffffffull;
   static constexpr double kScaleUp = 0x1p64;
 };
 

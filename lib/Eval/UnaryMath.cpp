@@ -270,7 +270,7 @@ template <typename Expr> auto reluOf(const Expr &A, std::optional<int> Limit) {
     const T M = maxPropagatingNaN(X, T(0));
     return Limit ? minPropagatingNaN(M, T(*Limit)) : M;
   };
-  const bool Unflushed = std::is_same_v<T, Eigen::bfloat16> ||
+  bool Unflushed = std::is_same_v<T, Eigen::bfloat16> ||
                          (std::is_floating_point_v<T> && A.size() < tfmath::avxPacketSize<T>());
   auto Tail = [Limit, Unflushed, Flushed](T X) {
     if (!Unflushed)
