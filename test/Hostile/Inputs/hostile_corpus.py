@@ -1013,7 +1013,7 @@ def graph_cases():
 
     # Shapes at the limits of int64 through shape inference (fold-constants,
     # add-output-shapes): legal graphs, whose arithmetic must not overflow.
-    big = 9223372036854775807
+    i64max = 9223372036854775807
     def ph(name, dims):
         return pbtxt_node(name, "Placeholder", extra=PH + 'attr { key: "shape" value { shape { %s } } } '
                           % " ".join("dim { size: %d }" % d for d in dims))
@@ -1024,18 +1024,18 @@ def graph_cases():
                           % (dtype, dtype, len(values), " ".join("%s: %d" % (field, v) for v in values)))
     def ilist(key, values):
         return 'attr { key: "%s" value { list { %s } } } ' % (key, " ".join("i: %d" % v for v in values))
-    conv_attrs = TF + 'attr { key: "padding" value { s: "EXPLICIT" } } ' + ilist("strides", [1, big, 1, 1]) \
-        + ilist("dilations", [1, big, big, 1]) + ilist("explicit_paddings", [0, 0, big, big, -big, big, 0, 0])
-    shapes = (ph("x", [big, big, 3, 3]) + ph("w", [big, big, 3, big]) + ph("h", [-7, 2, 2, 3])
+    conv_attrs = TF + 'attr { key: "padding" value { s: "EXPLICIT" } } ' + ilist("strides", [1, i64max, 1, 1]) \
+        + ilist("dilations", [1, i64max, i64max, 1]) + ilist("explicit_paddings", [0, 0, i64max, i64max, -i64max, i64max, 0, 0])
+    shapes = (ph("x", [i64max, i64max, 3, 3]) + ph("w", [i64max, i64max, 3, i64max]) + ph("h", [-7, 2, 2, 3])
               + pbtxt_node("conv", "Conv2D", ["x", "w"], conv_attrs)
               + pbtxt_node("dw", "DepthwiseConv2dNative", ["x", "w"], conv_attrs)
               + pbtxt_node("pool", "MaxPool", ["x"], TF + 'attr { key: "padding" value { s: "SAME" } } '
-                           + ilist("ksize", [1, big, big, 1]) + ilist("strides", [1, big, big, 1]))
-              + ints("m", [big, big, 2, 2]) + pbtxt_node("tile", "Tile", ["x", "m"], TF)
-              + ints("p", [big, big, big, big, 0, 0, 1, 1]) + pbtxt_node("pad", "Pad", ["x", "p"], TF)
-              + ints("r", [-1, big]) + pbtxt_node("reshape", "Reshape", ["x", "r"], TF)
+                           + ilist("ksize", [1, i64max, i64max, 1]) + ilist("strides", [1, i64max, i64max, 1]))
+              + ints("m", [i64max, i64max, 2, 2]) + pbtxt_node("tile", "Tile", ["x", "m"], TF)
+              + ints("p", [i64max, i64max, i64max, i64max, 0, 0, 1, 1]) + pbtxt_node("pad", "Pad", ["x", "p"], TF)
+              + ints("r", [-1, i64max]) + pbtxt_node("reshape", "Reshape", ["x", "r"], TF)
               + ints("axis", [0]) + pbtxt_node("cat", "ConcatV2", ["x", "x", "axis"], TF + 'attr { key: "N" value { i: 2 } } ')
-              + ints("blk", [big, 2]) + ints("pads", [big, big, 0, 0])
+              + ints("blk", [i64max, 2]) + ints("pads", [i64max, i64max, 0, 0])
               + pbtxt_node("s2b", "SpaceToBatchND", ["x", "blk", "pads"], TF)
               + pbtxt_node("b2s", "BatchToSpaceND", ["x", "blk", "pads"], TF)
               + ints("perm", [0, 0, 1, 2]) + pbtxt_node("tr", "Transpose", ["h", "perm"], TF)
