@@ -312,6 +312,27 @@ std::optional<int64_t> axisIn(int64_t Axis, int64_t Rank) {
   return Axis < 0 ? Axis + Rank : Axis;
 }
 
+/// X without the dimensions `Axes` (reduced, or squeezed: `MustBeOnes`), or
+/// with 1 in their place (`KeepAsOnes`); nullopt for an axis out of range
+/// or a squeezed dimension known not to be 1.
+std::optional<Shapes> withoutAxes(const PartialShape &X, llvm::ArrayRef<int64_t> Axes,
+                                  bool KeepAsOnes, bool MustBeOnes) {
+  std::vector<bool> Listed(static_cast<size_t>(X.rank()));
+  for (int64_t A : Axes) {
+    std::optional<int64_t> Axis = axisIn(A, X.rank());
+    if (!Axis || (MustBeOnes && X.dims()[*Axis] >= 0 && X.dims()[*Axis] != 1))
+      return std::nullopt;
+    Listed[*Axis] = true;
+  }
+  std::vector<int64_t> Out;
+  for (int64_t I = 0; I < X.rank(); ++I)
+    if (!Listed[I])
+      Out.push_back(X.dims()[I]);
+    else if (KeepAsOnes)
+      Out.push_back(1);
+  return Shapes{PartialShape(std::move(Out))};
+}
+
 /// The rules for partly known shapes of the shape-moving ops TensorFlow's
 /// shape functions also carry unknown dimensions through; nullopt where the
 /// rule needs more (the caller then tries the kernel on zeros).
@@ -328,20 +349,7 @@ std::optional<Shapes> movedShape(const Operands &In) {
     const bool Arg = Op.starts_with("Arg"), Keep = !Arg && In.boolAttr("keep_dims");
     if (Arg && Axes->size() != 1)
       return std::nullopt;
-    std::vector<bool> Reduced(static_cast<size_t>(X.rank()));
-    for (int64_t A : *Axes) {
-      std::optional<int64_t> Axis = axisIn(A, X.rank());
-      if (!Axis)
-        return std::nullopt;
-      Reduced[*Axis] = true;
-    }
-    std::vector<int64_t> Out;
-    for (int64_t I = 0; I < X.rank(); ++I)
-      if (!Reduced[I])
-        Out.push_back(X.dims()[I]);
-      else if (Keep)
-        Out.push_back(1);
-    return Shapes{PartialShape(std::move(Out))};
+    return withoutAxes(X, *Axes, /*KeepAsOnes=*/Keep, /*MustBeOnes=*/false);
   }
   if (Op == "Transpose") {
     std::optional<std::vector<int64_t>> Perm = intsOf(In, 1);
@@ -371,18 +379,7 @@ std::optional<Shapes> movedShape(const Operands &In) {
     std::vector<int64_t> Axes = In.intsAttr("squeeze_dims", {});
     if (!X.rankKnown() || Axes.empty())
       return std::nullopt; // Which dimensions go depends on unknown ones.
-    std::vector<bool> Gone(static_cast<size_t>(X.rank()));
-    for (int64_t A : Axes) {
-      std::optional<int64_t> Axis = axisIn(A, X.rank());
-      if (!Axis || (X.dims()[*Axis] >= 0 && X.dims()[*Axis] != 1))
-        return std::nullopt;
-      Gone[*Axis] = true;
-    }
-    std::vector<int64_t> Out;
-    for (int64_t I = 0; I < X.rank(); ++I)
-      if (!Gone[I])
-        Out.push_back(X.dims()[I]);
-    return Shapes{PartialShape(std::move(Out))};
+    return withoutAxes(X, Axes, /*KeepAsOnes=*/false, /*MustBeOnes=*/true);
   }
   if (Op == "ConcatV2" || Op == "Pack") {
     const bool IsPack = Op == "Pack";
