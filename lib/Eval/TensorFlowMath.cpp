@@ -22,6 +22,8 @@
 #include <cstring>
 #include <limits>
 
+#include <xmmintrin.h>
+
 namespace frost::eval::tfmath {
 
 namespace {
@@ -667,7 +669,30 @@ template <typename T> T log1pOf(T X) {
     return daz(X); // Measured: a subnormal x comes out flushed here.
   return mul(X, div(Log, sub(Xp1, T(1))));
 }
+/// The processor's approximate reciprocal square root and reciprocal
+/// (about 12 bits): what vrsqrtps and vrcpps give on this machine, as they
+/// do in TensorFlow's packets on the same one.
+float approximateRsqrt(float X) { return _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(X))); }
+float approximateReciprocal(float X) { return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(X))); }
+
 } // namespace
+
+float rsqrtPacket(float X) {
+  // generic_rsqrt_newton_step: one Newton step on the approximation, which
+  // stays where the step gives NaN (x zero, infinite or NaN).
+  const float Approx = approximateRsqrt(X);
+  const float R2 = mul(X, Approx), HalfR = mul(Approx, -0.5f);
+  const float H = madd(R2, Approx, -1.0f);
+  const float Refined = madd(HalfR, H, Approx);
+  return isNan(Refined) ? Approx : Refined;
+}
+float rsqrtTail(float X) { return 1.0f / std::sqrt(X); }
+float reciprocalPacket(float X) {
+  // generic_reciprocal_newton_step: x (2 - a x) as x + x (1 - a x).
+  const float Approx = approximateReciprocal(X);
+  const float T = sub(1.0f, mul(X, Approx));
+  return isNan(T) ? Approx : madd(Approx, T, Approx);
+}
 
 float expPacket(float X) { return pexp(X); }
 double expPacket(double X) { return pexp(X); }

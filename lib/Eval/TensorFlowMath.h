@@ -123,6 +123,10 @@ inline double tanhDouble(double X) {
   return (X3 * polevl(X2, Numerator) + X) / polevl(X2, Denominator);
 }
 
+float rsqrtPacket(float X);
+float rsqrtTail(float X);
+/// The tail is 1 / x.
+float reciprocalPacket(float X);
 float expPacket(float X);
 double expPacket(double X);
 float expTail(float X);

@@ -80,9 +80,15 @@ absl::StatusOr<Outputs> evalSign(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalReciprocal(const KernelContext &Ctx) {
+  // Float packets refine the processor's approximate reciprocal; elsewhere
+  // 1 / x.
   return unary<Floats>(Ctx, [](auto A) {
     using T = ScalarOf<decltype(A)>;
-    return A.unaryExpr([](T X) { return T(1) / X; });
+    if constexpr (std::is_same_v<T, float>)
+      return tfmath::packetsThenTail(A, [](T X) { return tfmath::reciprocalPacket(X); },
+                                     [](T X) { return T(1) / X; });
+    else
+      return A.unaryExpr([](T X) { return T(1) / X; }).eval();
   });
 }
 
@@ -96,7 +102,20 @@ absl::StatusOr<Outputs> evalSqrt(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalRsqrt(const KernelContext &Ctx) {
-  return unary<Floats>(Ctx, [](auto A) { return inFloat(A, [](auto X) { return X.rsqrt(); }); });
+  // Float packets (half and bfloat16 through float) refine the processor's
+  // approximate reciprocal square root; elsewhere 1 / sqrt(x), in the type.
+  return unary<Floats>(Ctx, [](auto A) {
+    using T = ScalarOf<decltype(A)>;
+    if constexpr (std::is_same_v<T, double>)
+      return A.unaryExpr([](T X) { return T(1) / std::sqrt(X); }).eval();
+    else if constexpr (std::is_same_v<T, float>)
+      return tfmath::packetsThenTail(A, [](T X) { return tfmath::rsqrtPacket(X); },
+                                     [](T X) { return tfmath::rsqrtTail(X); });
+    else
+      return tfmath::packetsThenTail(
+          A, [](T X) { return T(tfmath::rsqrtPacket(static_cast<float>(X))); },
+          [](T X) { return T(T(1) / T(std::sqrt(static_cast<float>(X)))); });
+  });
 }
 
 namespace {

@@ -11,9 +11,9 @@ convert_variables_to_constants_v2; shared-data (tf2onnx's frozen.pb).
 Each graph goes through `transform-graph --transforms=fold_constants` with its
 input and output. Then:
 - every Const fold_constants made (`<producer>/_k__cf__k`) must equal what
-  TensorFlow computes for the tensor it replaced in the original graph:
-  bitwise for integers and booleans, within 2 ulp for floats (the replaced
-  tensors are exact arithmetic and shape computations);
+  TensorFlow computes for the tensor it replaced in the original graph,
+  bitwise (lib/Eval computes as TensorFlow's x86 kernels do, rsqrt's
+  hardware approximation included: both run on this machine);
 - the folded graph must import into TensorFlow and compute the original's
   outputs on random inputs (within 1e-5, relative).
 Prints, per model, the node counts before and after and how many constants
@@ -165,7 +165,7 @@ def check(name, shared):
         if got.dtype.kind == "f":
             u = ulps(got, w)
             worst = max(worst, u)
-            if u > 2:
+            if u > 0:
                 fail("%s: %s (for %s) differs from TensorFlow by %d ulp" % (name, c, replaced[c], u))
         elif not np.array_equal(got, w):
             fail("%s: %s (for %s) differs from TensorFlow: %s vs %s" % (name, c, replaced[c], got, w))
