@@ -20,6 +20,9 @@ namespace frost {
 
 namespace {
 
+/// Nodes declaring more outputs (hostile `num` attributes) go unannotated.
+constexpr int MaxListedOutputs = 1 << 16;
+
 class AddOutputShapesPass : public Pass {
   Statistic NumNodes{*this, "nodes-annotated", "Nodes given `_output_shapes`"};
   Statistic NumFullyDefined{*this, "outputs-fully-defined", "Outputs whose shape is fully known"};
@@ -46,7 +49,7 @@ class AddOutputShapesPass : public Pass {
       }
       std::optional<int> Count = numOutputs(*N);
       N->eraseAttr("_output_shapes");
-      if (!Count)
+      if (!Count || *Count < 0 || *Count > MaxListedOutputs)
         continue;
       tensorflow::AttrValue::ListValue &List = *N->attr("_output_shapes").mutable_list();
       for (int Port = 0; Port < *Count; ++Port) {

@@ -102,14 +102,19 @@ class FoldConstantsPass : public Pass {
     FROST_RETURN_IF_ERROR(checkNamesExist(G));
     std::vector<NodeState> State(G.idBound());
     std::vector<bool> WasRead(G.idBound());
+    for (Node &N : G)
+      WasRead[N.id()] = N.hasUses();
+    // First, so that nothing folds for a default that will not be computed.
+    feedPlaceholdersWithDefault(G);
     for (Node *N : graphConstructionOrder(G)) {
-      WasRead[N->id()] = N->hasUses();
       evaluateIfFoldable(*N, State, Ctx);
-      if (!State[N->id()].Foldable)
+      // A fed tensor has the shape it is fed with: a placeholder's declared
+      // one, anything else's unknown.
+      if (!State[N->id()].Foldable &&
+          (!isListed(Inputs, N->name()) || N->op() == "Placeholder"))
         inferShapes(*N, State);
     }
     FROST_RETURN_IF_ERROR(materialize(G, State));
-    feedPlaceholdersWithDefault(G);
     removeDeadFoldedNodes(G, State, WasRead);
     return absl::OkStatus();
   }

@@ -31,6 +31,12 @@ namespace {
 
 using Shapes = std::vector<PartialShape>;
 
+/// TensorFlow's largest rank (TensorShape), and the most outputs a rule
+/// lists (Split, Unpack): beyond, hostile graphs could make Frost allocate
+/// without bound.
+constexpr int64_t MaxRank = 254;
+constexpr int64_t MaxOutputs = int64_t(1) << 16;
+
 /// Zero operands larger than this (bytes, all together) are not built: the
 /// shape stays unknown.
 constexpr int64_t MaxZeroOperandBytes = int64_t(64) << 20;
@@ -145,13 +151,33 @@ PartialShape merge(const PartialShape &A, const PartialShape &B) {
   return PartialShape(std::move(Out));
 }
 
-/// A placeholder's `shape` attribute. Graphs older than producer 21 wrote
-/// an unknown shape as a scalar one.
+/// The integers of a known constant operand (int32 or int64), or nullopt.
+std::optional<std::vector<int64_t>> intsOf(const Operands &In, unsigned I) {
+  const TensorData *V = In.value(I);
+  if (!V || (V->dtype() != tensorflow::DT_INT32 && V->dtype() != tensorflow::DT_INT64))
+    return std::nullopt;
+  std::vector<int64_t> Out;
+  for (int64_t K = 0; K < V->numElements(); ++K)
+    Out.push_back(V->dtype() == tensorflow::DT_INT64 ? V->element<int64_t>(K)
+                                                     : V->element<int32_t>(K));
+  return Out;
+}
+
+/// An axis in [-Rank, Rank) made non-negative, or nullopt.
+std::optional<int64_t> axisIn(int64_t Axis, int64_t Rank) {
+  if (Axis < -Rank || Axis >= Rank)
+    return std::nullopt;
+  return Axis < 0 ? Axis + Rank : Axis;
+}
+
+/// A placeholder's `shape` attribute. Graphs up to producer 21 wrote an
+/// unknown shape as a scalar one.
 PartialShape declaredShape(const Operands &In) {
   const tensorflow::AttrValue *A = In.N.findAttr("shape");
   if (!A || !A->has_shape() || A->shape().unknown_rank())
     return PartialShape();
-  if (A->shape().dim_size() == 0 && In.N.graph().otherFields().versions().producer() < 21)
+  if (A->shape().dim_size() == 0 && In.N.op() == "Placeholder" &&
+      In.N.graph().otherFields().versions().producer() <= 21)
     return PartialShape();
   std::vector<int64_t> Dims;
   for (const auto &D : A->shape().dim())
@@ -205,11 +231,16 @@ std::optional<Shapes> windowed(const Operands &In, bool IsConv, bool IsDepthwise
       Channels = F.dim(3);
   } else {
     std::vector<int64_t> KSize = In.intsAttr("ksize", {});
-    if (KSize.size() != 4)
+    if (KSize.size() != 4 ||
+        (In.N.op() == "AvgPool" && In.stringAttr("padding", "") == "EXPLICIT"))
       return std::nullopt;
     KH = KSize[HDim];
     KW = KSize[WDim];
     Dilations = {1, 1, 1, 1};
+    // MaxPool also pools across channels (depthwise max pooling).
+    if (In.N.op() == "MaxPool")
+      Channels = windowedSize(X.dim(CDim), KSize[CDim], 1, Strides[CDim],
+                              In.stringAttr("padding", ""), Pads[2 * CDim], Pads[2 * CDim + 1]);
   }
   const llvm::StringRef Padding = In.stringAttr("padding", "");
   std::vector<int64_t> Out(4);
@@ -232,7 +263,8 @@ std::optional<Shapes> matMul(const Operands &In) {
 
 std::optional<Shapes> batchMatMul(const Operands &In) {
   const PartialShape A = In.shape(0), B = In.shape(1);
-  if (!A.rankKnown() || !B.rankKnown() || A.rank() < 2 || B.rank() < 2)
+  if (!A.rankKnown() || !B.rankKnown() || A.rank() < 2 || B.rank() < 2 ||
+      (In.N.op() == "BatchMatMul" && A.rank() != B.rank()))
     return std::nullopt;
   const bool AdjX = In.boolAttr("adj_x"), AdjY = In.boolAttr("adj_y");
   std::optional<PartialShape> Batch =
@@ -252,29 +284,29 @@ std::optional<Shapes> fusedBatchNorm(const Operands &In) {
   const PartialShape X = In.shape(0), Scale = In.shape(1);
   PartialShape Stat = Scale.rankKnown() ? Scale : PartialShape::ofRank(1);
   Shapes Out{X};
-  const int Outputs = In.N.op() == "FusedBatchNormV3" ? 6 : 5;
-  for (int I = 1; I < Outputs; ++I)
+  for (int I = 1; I < 5; ++I)
     Out.push_back(Stat);
+  if (In.N.op() == "FusedBatchNormV3")
+    Out.push_back(PartialShape()); // reserve_space_3: TensorFlow says nothing.
   return Out;
 }
 
 /// Reshape: the shape operand's value, with a -1 resolved when the element
 /// count is known.
 std::optional<Shapes> reshape(const Operands &In) {
-  const TensorData *Target = In.value(1);
-  if (!Target) {
+  if (!In.value(1)) {
     // A computed shape: its length is the rank.
     const PartialShape Length = In.shape(1);
-    if (Length.rankKnown() && Length.rank() == 1 && Length.dims()[0] >= 0)
+    if (Length.rankKnown() && Length.rank() == 1 && Length.dims()[0] >= 0 &&
+        Length.dims()[0] <= MaxRank)
       return Shapes{PartialShape::ofRank(Length.dims()[0])};
     return std::nullopt;
   }
-  if (Target->shape().size() > 1)
+  std::optional<std::vector<int64_t>> Target = intsOf(In, 1);
+  if (!Target || In.value(1)->shape().size() != 1 ||
+      static_cast<int64_t>(Target->size()) > MaxRank)
     return std::nullopt;
-  std::vector<int64_t> Dims;
-  for (int64_t I = 0; I < Target->numElements(); ++I)
-    Dims.push_back(Target->dtype() == tensorflow::DT_INT64 ? Target->element<int64_t>(I)
-                                                           : Target->element<int32_t>(I));
+  std::vector<int64_t> Dims = std::move(*Target);
   const PartialShape X = In.shape(0);
   if (X.fullyDefined() && std::count(Dims.begin(), Dims.end(), -1) == 1) {
     int64_t Count = 1, Known = 1;
@@ -286,30 +318,20 @@ std::optional<Shapes> reshape(const Operands &In) {
     if (Count < 0 || Known <= 0 || Count % Known != 0)
       return std::nullopt;
     *std::find(Dims.begin(), Dims.end(), -1) = Count / Known;
+  } else if (X.fullyDefined() && std::count(Dims.begin(), Dims.end(), -1) == 0) {
+    // TensorFlow refuses a reshape that changes the element count.
+    int64_t Count = 1, Target = 1;
+    for (int64_t D : X.dims())
+      Count = mulDims(Count, D);
+    for (int64_t D : Dims)
+      Target = mulDims(Target, D);
+    if (Count < 0 || Count != Target)
+      return std::nullopt;
   }
   for (int64_t D : Dims)
     if (D < -1)
       return std::nullopt;
   return Shapes{PartialShape(std::move(Dims))};
-}
-
-/// The integers of a known constant operand (int32 or int64), or nullopt.
-std::optional<std::vector<int64_t>> intsOf(const Operands &In, unsigned I) {
-  const TensorData *V = In.value(I);
-  if (!V || (V->dtype() != tensorflow::DT_INT32 && V->dtype() != tensorflow::DT_INT64))
-    return std::nullopt;
-  std::vector<int64_t> Out;
-  for (int64_t K = 0; K < V->numElements(); ++K)
-    Out.push_back(V->dtype() == tensorflow::DT_INT64 ? V->element<int64_t>(K)
-                                                     : V->element<int32_t>(K));
-  return Out;
-}
-
-/// An axis in [-Rank, Rank) made non-negative, or nullopt.
-std::optional<int64_t> axisIn(int64_t Axis, int64_t Rank) {
-  if (Axis < -Rank || Axis >= Rank)
-    return std::nullopt;
-  return Axis < 0 ? Axis + Rank : Axis;
 }
 
 /// X without the dimensions `Axes` (reduced, or squeezed: `MustBeOnes`), or
@@ -427,7 +449,8 @@ std::optional<Shapes> movedShape(const Operands &In) {
     std::optional<std::vector<int64_t>> V = intsOf(In, 1);
     const bool IsTile = Op == "Tile";
     if (!X.rankKnown() || !V ||
-        static_cast<int64_t>(V->size()) != X.rank() * (IsTile ? 1 : 2))
+        static_cast<int64_t>(V->size()) != X.rank() * (IsTile ? 1 : 2) ||
+        In.value(1)->shape().size() != (IsTile ? 1u : 2u))
       return std::nullopt;
     std::vector<int64_t> Out = Dims();
     for (int64_t I = 0; I < X.rank(); ++I) {
@@ -494,13 +517,14 @@ std::optional<Shapes> movedShape(const Operands &In) {
     return Shapes{PartialShape(std::move(Out))};
   }
   if (Op == "Unpack") {
-    std::optional<int64_t> Axis =
-        X.rankKnown() ? axisIn(In.intAttr("axis", 0), X.rank()) : std::nullopt;
     const int64_t Count = In.intAttr("num", -1);
-    if (!Axis || Count < 0)
+    if (!X.rankKnown() || Count < 0 || Count > MaxOutputs)
       return std::nullopt;
+    const int64_t Axis = axisIn(In.intAttr("axis", 0), X.rank()).value_or(-1);
+    if (Axis < 0 || (X.dims()[Axis] >= 0 && X.dims()[Axis] != Count))
+      return std::nullopt; // TensorFlow refuses num != the dimension.
     std::vector<int64_t> Out = Dims();
-    Out.erase(Out.begin() + *Axis);
+    Out.erase(Out.begin() + Axis);
     return Shapes(static_cast<size_t>(Count), PartialShape(std::move(Out)));
   }
   if (Op == "Split") {
@@ -510,7 +534,7 @@ std::optional<Shapes> movedShape(const Operands &In) {
     std::optional<int64_t> Axis = Value.rankKnown() && AxisValue && AxisValue->size() == 1
                                       ? axisIn((*AxisValue)[0], Value.rank())
                                       : std::nullopt;
-    if (!Axis || Count <= 0)
+    if (!Axis || Count <= 0 || Count > MaxOutputs)
       return std::nullopt;
     std::vector<int64_t> Out(Value.dims().begin(), Value.dims().end());
     if (Out[*Axis] >= 0) {
@@ -637,6 +661,9 @@ std::optional<Shapes> infer(const Operands &In) {
     return Shapes{declaredShape(In)};
   if (keepsShape(Op))
     return Shapes{In.shape(0)};
+  if ((Op == "Equal" || Op == "NotEqual") && In.N.findAttr("incompatible_shape_error") &&
+      !In.boolAttr("incompatible_shape_error"))
+    return Shapes{PartialShape()}; // Incompatible shapes give a scalar there.
   if (broadcasts(Op)) {
     std::optional<PartialShape> S = broadcast(In.shape(0), In.shape(1));
     return S ? std::optional<Shapes>(Shapes{*S}) : std::nullopt;
