@@ -160,6 +160,33 @@ float approximateReciprocal(float X) { return _mm_cvtss_f32(_mm_rcp_ss(_mm_set_s
 
 using namespace packet;
 
+float tanhFloat(float X) {
+  static constexpr float Clamp = 7.90738964080810547f;
+  static constexpr float Numerator[] = {1.394553628e-8f, 2.102733560e-5f, 3.520756727e-3f,
+                                        1.340216100e-1f};
+  static constexpr float Denominator[] = {8.015776984e-7f, 3.326951409e-4f, 2.597254514e-2f,
+                                          4.673548340e-1f, 1.0f};
+  X = pmax(pmin(X, Clamp), -Clamp);
+  const float X2 = mul(X, X), X3 = mul(X2, X);
+  return div(madd(X3, horner(X2, Numerator), X), horner(X2, Denominator));
+}
+
+double tanhDouble(double X) {
+  static constexpr double Clamp = 17.714196154005176;
+  static constexpr double Numerator[] = {
+      2.6158007860482230e-23, 7.6534862268749319e-19, 3.1309488231386680e-15,
+      4.2303918148209176e-12, 2.4618379131293676e-09, 6.8644367682497074e-07,
+      9.3839087674268880e-05, 5.9809711724441161e-03, 1.5184719640284322e-01};
+  static constexpr double Denominator[] = {
+      6.463747022670968018e-21, 5.782506856739003571e-17, 1.293019623712687916e-13,
+      1.123643448069621992e-10, 4.492975677839633985e-08, 8.785185266237658698e-06,
+      8.295161192716231542e-04, 3.437448108450402717e-02, 4.851805297361760360e-01,
+      1.0};
+  X = pmax(pmin(X, Clamp), -Clamp);
+  const double X2 = mul(X, X), X3 = mul(X2, X);
+  return div(madd(X3, horner(X2, Numerator), X), horner(X2, Denominator));
+}
+
 float rsqrtPacket(float X) {
   // generic_rsqrt_newton_step: one Newton step on the approximation, which
   // stays where the step gives NaN (x zero, infinite or NaN).

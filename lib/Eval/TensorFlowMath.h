@@ -80,49 +80,12 @@ template <typename T> T daz(T X) {
   return X;
 }
 
-// Eigen's AVX pmin/pmax: the second operand when either is NaN or both are
-// zeros, as std::min/std::max.
-template <typename T> T pmin(T A, T B) { return B < A ? B : A; }
-template <typename T> T pmax(T A, T B) { return A < B ? B : A; }
-
-/// Eigen's ppolevl: C[0] x^N + ... + C[N] by Horner's rule.
-template <typename T, std::size_t N> T polevl(T X, const T (&C)[N]) {
-  T P = C[0];
-  for (std::size_t I = 1; I < N; ++I)
-    P = P * X + C[I];
-  return P;
-}
-
 /// Eigen's ptanh_float: a [9/8] rational approximation on the input clamped
-/// to where it reaches +-1 (the clamp of builds without FMA).
-inline float tanhFloat(float X) {
-  static constexpr float Clamp = 7.90738964080810547f;
-  static constexpr float Numerator[] = {1.394553628e-8f, 2.102733560e-5f, 3.520756727e-3f,
-                                        1.340216100e-1f};
-  static constexpr float Denominator[] = {8.015776984e-7f, 3.326951409e-4f, 2.597254514e-2f,
-                                          4.673548340e-1f, 1.0f};
-  X = pmax(pmin(X, Clamp), -Clamp);
-  const float X2 = X * X, X3 = X2 * X;
-  return (X3 * polevl(X2, Numerator) + X) / polevl(X2, Denominator);
-}
-
+/// to where it reaches +-1 (the clamp of builds without FMA); float's scalar
+/// tanh is the same.
+float tanhFloat(float X);
 /// Eigen's ptanh_double: a [19/18] rational approximation, clamped likewise.
-inline double tanhDouble(double X) {
-  static constexpr double Clamp = 17.714196154005176;
-  static constexpr double Numerator[] = {
-      2.6158007860482230e-23, 7.6534862268749319e-19, 3.1309488231386680e-15,
-      4.2303918148209176e-12, 2.4618379131293676e-09, 6.8644367682497074e-07,
-      9.3839087674268880e-05, 5.9809711724441161e-03, 1.5184719640284322e-01};
-  static constexpr double Denominator[] = {
-      6.463747022670968018e-21, 5.782506856739003571e-17, 1.293019623712687916e-13,
-      1.123643448069621992e-10, 4.492975677839633985e-08, 8.785185266237658698e-06,
-      8.295161192716231542e-04, 3.437448108450402717e-02, 4.851805297361760360e-01,
-      1.0};
-  X = pmax(pmin(X, Clamp), -Clamp);
-  const double X2 = X * X, X3 = X2 * X;
-  return (X3 * polevl(X2, Numerator) + X) / polevl(X2, Denominator);
-}
-
+double tanhDouble(double X);
 float rsqrtPacket(float X);
 float rsqrtTail(float X);
 /// The tail is 1 / x.
