@@ -46,6 +46,14 @@ elif importlib.util.find_spec("tensorflow") is not None:
 else:
     lit_config.note("skipped: tensorflow not installed; oracle tests are unsupported")
 
+# OpenCV's dnn module (opencv-python-headless, installed with TensorFlow by
+# the test command) is an oracle too: `REQUIRES: opencv` (with `tensorflow`)
+# for graphs that must load there.
+if importlib.util.find_spec("cv2") is not None:
+    config.available_features.add("opencv")
+else:
+    lit_config.note("skipped: opencv-python-headless (cv2) not installed; OpenCV oracle tests are unsupported")
+
 if config.sanitized:
     config.available_features.add("sanitizer")
 

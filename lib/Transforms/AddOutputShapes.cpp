@@ -29,24 +29,9 @@ class AddOutputShapesPass : public Pass {
 
   absl::Status run(Model &M, PassContext &) override {
     Graph &G = M.graph();
-    std::vector<std::vector<PartialShape>> Shapes(G.idBound());
-    std::vector<std::optional<TensorData>> Values(G.idBound());
-    auto ShapeOf = [&](const Node &N, int Port) {
-      const std::vector<PartialShape> &S = Shapes[N.id()];
-      return Port >= 0 && static_cast<size_t>(Port) < S.size() ? S[Port] : PartialShape();
-    };
-    auto ValueOf = [&](const Node &N, int Port) -> const TensorData * {
-      return Port == 0 && Values[N.id()] ? &*Values[N.id()] : nullptr;
-    };
+    GraphShapes Shapes = inferGraphShapes(G);
+    auto ShapeOf = [&](const Node &N, int Port) { return Shapes.of(N, Port); };
     for (Node *N : graphConstructionOrder(G)) {
-      if (N->op() == "Const") {
-        if (absl::StatusOr<TensorData> V = constValue(*N); V.ok()) {
-          Shapes[N->id()] = {PartialShape(std::vector<int64_t>(V->shape().begin(), V->shape().end()))};
-          Values[N->id()] = *std::move(V);
-        }
-      } else {
-        Shapes[N->id()] = inferOutputShapes(*N, ShapeOf, ValueOf);
-      }
       std::optional<int> Count = numOutputs(*N);
       N->eraseAttr("_output_shapes");
       if (!Count || *Count < 0 || *Count > MaxListedOutputs)

@@ -5,6 +5,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Support/Caret.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Transforms/Pipelines.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -126,28 +127,41 @@ private:
   size_t Pos = 0;
 };
 
+// optimize_for_inference's sequence as defined once in Pipelines.h; defined
+// before the table that points into it.
+const std::string OptimizeForInferencePasses = optimizePipelineText({});
+
 const GraphTransformInfo Transforms[] = {
     {"add_default_attributes", "add-default-attributes", ""},
     {"backport_concatv2", "backport-concatv2", ""},
     {"backport_tensor_array_v3", "backport-tensor-array-v3", ""},
     {"flatten_atrous_conv", "flatten-atrous-conv", ""},
-    {"fold_batch_norms", "", "not in Frost yet"},
+    {"fold_batch_norms", "fold-batch-norms",
+     "also Mul(Const, conv), scalar and broadcast scales, a bias add before or after; shared "
+     "weights get a new Const"},
     {"fold_constants", "fold-constants,prune",
      "outputs named in --outputs become constants in place instead of staying computed; "
      "without --outputs nothing is pruned (TensorFlow fails)"},
-    {"fold_old_batch_norms", "", "not in Frost yet"},
+    {"fold_old_batch_norms", "fold-old-batch-norms",
+     "also FusedBatchNormV2/V3 and DepthwiseConv2dNative; training-mode norms and shared "
+     "convolutions are left alone"},
     {"freeze_requantization_ranges", "", "quantization is not supported"},
-    {"fuse_pad_and_conv", "", "not in Frost yet"},
+    {"fuse_pad_and_conv", "fuse-pad-and-conv", "NCHW or dilated convolutions are left alone"},
     {"fuse_quantized_conv_and_requantize", "", "quantization is not supported"},
-    {"fuse_resize_and_conv", "", "not in Frost yet"},
-    {"fuse_resize_pad_and_conv", "", "not in Frost yet"},
+    {"fuse_resize_and_conv", "fuse-resize-and-conv",
+     "half_pixel_centers resizes and NCHW or dilated convolutions are left alone"},
+    {"fuse_resize_pad_and_conv", "fuse-resize-pad-and-conv",
+     "half_pixel_centers resizes and NCHW or dilated convolutions are left alone"},
     {"inline_partitionedcall", "inline-functions",
      "also inlines StatefulPartitionedCall and direct function calls, named as Grappler does"},
     {"insert_logging", "", "not supported: it adds Print nodes for debugging"},
     {"merge_duplicate_nodes", "merge-duplicate-nodes", ""},
     {"obfuscate_names", "obfuscate-names", ""},
+    {"optimize_for_inference", OptimizeForInferencePasses.c_str(),
+     "optimize_for_inference.py's sequence (not a TensorFlow transform): needs --inputs and "
+     "--outputs"},
     {"quantize_nodes", "", "quantization is not supported"},
-    {"quantize_weights", "", "quantization is not supported"},
+    {"quantize_weights", "quantize-weights", "constants holding NaN or infinity are left alone"},
     {"remove_attribute", "remove-attribute", ""},
     {"remove_control_dependencies", "remove-control-dependencies",
      "keeps the control inputs TF1 control flow needs"},
@@ -156,7 +170,8 @@ const GraphTransformInfo Transforms[] = {
     {"rename_attribute", "rename-attribute", ""},
     {"rename_node", "", "not in Frost yet"},
     {"rename_op", "rename-op", ""},
-    {"round_weights", "", "not in Frost yet"},
+    {"round_weights", "round-weights",
+     "the maximum stays in the last bucket (TensorFlow: half a bucket above it)"},
     {"set_device", "set-device", ""},
     {"sort_by_execution_order", "sort-by-execution-order", ""},
     {"sparsify_gather", "",

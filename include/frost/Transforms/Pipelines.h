@@ -41,6 +41,32 @@ std::vector<llvm::StringRef> freezePasses(const FreezeSequence &Sequence = {});
 /// The same as pipeline text ("a,b,c"), for the registry's named pipeline.
 std::string freezePipelineText(const FreezeSequence &Sequence = {});
 
+/// Which parts of optimize_for_inference's sequence run.
+struct OptimizeSequence {
+  /// Placeholders bound to constants first (its placeholder_to_const step,
+  /// `keras_learning_phase` by default); the driver finds them.
+  bool BindPlaceholders = false;
+  /// strip_unused: the inputs become Placeholders, what the outputs do not
+  /// need goes. freeze-graph has pruned already.
+  bool StripUnused = true;
+  /// Only the rewrites TensorFlow Lite's converter understands: no fused
+  /// pad/resize convolutions.
+  bool TocoCompatible = false;
+  /// The nodes nothing needs are removed at the end (needs outputs).
+  bool Prune = true;
+};
+
+/// optimize_for_inference's passes in its order (placeholders, strip_unused,
+/// remove_training_nodes, fuse_decomposed_batch_norm, fold_batch_norms,
+/// fuse_resize_and_conv), with Frost's: constants folded after the
+/// decomposed batch norms are fused (so parameters computed from constants
+/// count), scales and shifts folded into weights, and a final prune.
+std::vector<llvm::StringRef> optimizePasses(const OptimizeSequence &Sequence);
+
+/// The same as pipeline text, for the registry's named pipeline (without
+/// the steps that need inputs and outputs) and transform-graph.
+std::string optimizePipelineText(const OptimizeSequence &Sequence);
+
 } // namespace frost
 
 #endif // FROST_TRANSFORMS_PIPELINES_H

@@ -21,6 +21,8 @@ absl::StatusOr<TensorData> constValue(const Node &N) {
 }
 
 absl::Status setValueAttr(Node &N, const TensorData &T) {
+  // Drops content held outside the attribute too.
+  N.eraseAttr("value");
   if (makeTensorProtoUsesContent(T)) {
     N.setExternalTensorAttr("value", T.dtype(), T.shape(), {T.bytes(), T.keeper()});
     return absl::OkStatus();

@@ -14,6 +14,9 @@
 
 #include "ShapeRules.h"
 
+#include "frost/IR/ConstructionOrder.h"
+#include "frost/Transforms/Utils/ConstValue.h"
+
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
@@ -289,6 +292,32 @@ std::optional<Shapes> infer(const Operands &In) {
 std::vector<PartialShape> inferOutputShapes(const Node &N, ShapeOfFn ShapeOf, ValueOfFn ValueOf) {
   std::optional<Shapes> Out = infer(Operands(N, ShapeOf, ValueOf));
   return Out ? std::move(*Out) : Shapes{};
+}
+
+GraphShapes inferGraphShapes(const Graph &G) {
+  GraphShapes S;
+  S.Shapes.resize(G.idBound());
+  std::vector<std::optional<TensorData>> Values(G.idBound());
+  auto ShapeOf = [&](const Node &N, int Port) { return S.of(N, Port); };
+  auto ValueOf = [&](const Node &N, int Port) -> const TensorData * {
+    return Port == 0 && Values[N.id()] ? &*Values[N.id()] : nullptr;
+  };
+  for (Node *N : graphConstructionOrder(G)) {
+    if (N->op() == "Const") {
+      if (absl::StatusOr<TensorData> V = constValue(*N); V.ok()) {
+        S.Shapes[N->id()] = {PartialShape(std::vector<int64_t>(V->shape().begin(), V->shape().end()))};
+        Values[N->id()] = *std::move(V);
+      }
+    } else {
+      S.Shapes[N->id()] = inferOutputShapes(*N, ShapeOf, ValueOf);
+    }
+  }
+  return S;
+}
+
+PartialShape GraphShapes::of(const Node &N, int Port) const {
+  const std::vector<PartialShape> &Outputs = Shapes[N.id()];
+  return Port >= 0 && static_cast<size_t>(Port) < Outputs.size() ? Outputs[Port] : PartialShape();
 }
 
 } // namespace frost

@@ -59,6 +59,18 @@ using ValueOfFn = llvm::function_ref<const TensorData *(const Node &N, int Port)
 /// other port is unknown) from its inputs' shapes and constant values.
 std::vector<PartialShape> inferOutputShapes(const Node &N, ShapeOfFn ShapeOf, ValueOfFn ValueOf);
 
+/// The static shapes of every node's outputs in a graph.
+struct GraphShapes {
+  /// By node id, then port.
+  std::vector<std::vector<PartialShape>> Shapes;
+  /// The shape of tensor (N, Port); unknown for a port without a rule.
+  PartialShape of(const Node &N, int Port) const;
+};
+
+/// Infers every node's output shapes in construction order, Consts from
+/// their values. The graph must not change while the result is used.
+GraphShapes inferGraphShapes(const Graph &G);
+
 } // namespace frost
 
 #endif // FROST_TRANSFORMS_UTILS_SHAPEINFERENCE_H

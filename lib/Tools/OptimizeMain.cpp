@@ -1,0 +1,204 @@
+//===- OptimizeMain.cpp - The optimize-for-inference driver ---------------===//
+//
+// Flags -> read the graph -> optimize_for_inference's passes
+// (frost/Transforms/OptimizeForInference.h) -> write it, in one step through
+// a temporary file. TensorFlow's optimize_for_inference.py flags are
+// accepted as they are; its silences are not copied: missing input or
+// output names, an input name with a port, and an output file that is the
+// input are errors.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Tools/OptimizeMain.h"
+
+#include "ArgParser.h"
+
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
+#include "frost/IR/Verifier.h"
+#include "frost/Support/File.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Tools/ToolSupport.h"
+#include "frost/Transforms/OptimizeForInference.h"
+#include "frost/Transforms/Passes.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace frost {
+
+namespace {
+
+struct OptimizeCommandLine {
+  std::string Input, Output;
+  std::vector<std::string> InputNames, OutputNames, PlaceholderTypes{"1"}, ToConst;
+  bool FrozenGraph = true, TocoCompatible = false;
+  PassManagerOptions PM;
+  bool Timing = false, Help = false, Version = false;
+};
+
+ArgParser makeParser(OptimizeCommandLine &C) {
+  using K = ArgParser::Kind;
+  ArgParser P;
+  auto str = ArgParser::storeString;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  auto list = [](std::vector<std::string> &Field) {
+    return [&Field](llvm::StringRef V) {
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+      Field.clear();
+      for (llvm::StringRef Part : Parts)
+        Field.push_back(Part.trim().str());
+      return absl::OkStatus();
+    };
+  };
+  const std::string Main = "optimize_for_inference.py flags (same meaning)", Other = "Options",
+                    Debug = "Debugging (the pass manager's)";
+  P.add({{"input"}, K::Value, "FILE", "The frozen GraphDef to optimize, binary or text",
+         str(C.Input), Main});
+  P.add({{"output"}, K::Value, "FILE",
+         "Where to write the result (- for standard output); never the input", str(C.Output),
+         Main});
+  P.add({{"input_names"}, K::Value, "NAMES", "Input node names, comma separated",
+         list(C.InputNames), Main});
+  P.add({{"output_names"}, K::Value, "NAMES", "Output node names, comma separated",
+         list(C.OutputNames), Main});
+  P.add({{"frozen_graph"}, K::Bool, "",
+         "true (default): write a binary GraphDef; false: protobuf text\n"
+         "(the input is read either way)",
+         flag(C.FrozenGraph), Main});
+  P.add({{"placeholder_type_enum"}, K::Value, "ENUMS",
+         "DataType number (1 = float) of the Placeholders made for inputs\n"
+         "that are not Placeholders already; one, or one per input",
+         list(C.PlaceholderTypes), Main});
+  P.add({{"toco_compatible"}, K::Bool, "",
+         "Only rewrites TensorFlow Lite's converter understands (no fused\n"
+         "pad/resize convolutions)",
+         flag(C.TocoCompatible), Main});
+  P.add({{"placeholder_to_const_names"}, K::Value, "NAME=VALUE,...",
+         "bool Placeholders whose name contains NAME become constants\n"
+         "(keras_learning_phase=false always)",
+         list(C.ToConst), Main});
+  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
+  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
+  addPassManagerFlags(P, C.PM, C.Timing, Debug);
+  return P;
+}
+
+const char *Usage =
+    "Usage: optimize-for-inference --input=FROZEN.pb --output=OUT.pb --input_names=NAMES\n"
+    "                              --output_names=NAMES [options]\n"
+    "\n"
+    "Optimizes a frozen GraphDef for inference as TensorFlow's optimize_for_inference.py does,\n"
+    "with the same flags: inputs become Placeholders and what the outputs do not need goes,\n"
+    "training nodes are removed, batch norms (fused, old or written out with Rsqrt/Mul/Add, as\n"
+    "Keras 3 writes them) are folded into the convolution and dense weights, constants are\n"
+    "folded, and resize/pad is fused into convolutions. Reference: docs/transforms.md.\n";
+
+int runOptimize(OptimizeCommandLine &C) {
+  TimingReport Timing;
+  C.PM.Timing = &Timing;
+  auto fail = [](const absl::Status &S) {
+    printError(S);
+    return 1;
+  };
+  auto usage = [](const absl::Status &S) {
+    printError(S);
+    return 2;
+  };
+  if (C.Input.empty())
+    return usage(absl::InvalidArgumentError("no input: give --input=FILE"));
+  if (C.Output.empty())
+    return usage(absl::InvalidArgumentError("no output: give --output=FILE"));
+  if (C.InputNames.empty() || C.OutputNames.empty())
+    return usage(absl::InvalidArgumentError(
+        "give the graph's inputs and outputs: --input_names=NAMES --output_names=NAMES"));
+  for (const std::string &Name : C.InputNames)
+    if (Name.find(':') != std::string::npos)
+      return usage(absl::InvalidArgumentError(
+          absl::StrCat("input name '", Name, "' has a port: give the node's name")));
+  OptimizeTargets Targets{C.InputNames, C.OutputNames, {}, {}};
+  for (const std::string &Enum : C.PlaceholderTypes) {
+    int Number;
+    if (llvm::StringRef(Enum).getAsInteger(10, Number))
+      return usage(absl::InvalidArgumentError(absl::StrCat(
+          "--placeholder_type_enum: '", Enum, "' is not a DataType number (1 is float)")));
+    Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
+  }
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+    return usage(S);
+
+  noteInputFiles(C.Input);
+  if (absl::Status S = checkNotAnInput(C.Output); !S.ok())
+    return fail(S);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
+  if (!Output.ok())
+    return fail(Output.status());
+  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
+    Stopwatch Timer(&Timing, "read input");
+    return readModel(C.Input);
+  }();
+  if (!M.ok())
+    return fail(M.status());
+  Graph &G = (*M)->graph();
+  if (C.PM.VerifyEach)
+    if (absl::Status S = verifyGraph(G); !S.ok())
+      return fail(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
+
+  std::vector<std::string> Skipped;
+  Targets.Bind = placeholdersToConst(G, C.ToConst, Skipped);
+  for (const std::string &Name : Skipped)
+    llvm::errs() << "warning: not binding '" << Name
+                 << "': only bool placeholders become constants\n";
+  OptimizeSequence Sequence;
+  Sequence.BindPlaceholders = !Targets.Bind.empty();
+  Sequence.TocoCompatible = C.TocoCompatible;
+  PassManager PM(C.PM);
+  if (absl::Status S = addOptimizePasses(PM, Registry, Sequence, Targets); !S.ok())
+    return usage(S);
+  PassContext Ctx(llvm::errs());
+  if (absl::Status S = PM.run(**M, Ctx); !S.ok())
+    return fail(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
+  if (C.PM.Statistics)
+    PM.printStatistics(*C.PM.Out, Ctx);
+  {
+    Stopwatch Timer(&Timing, "write output");
+    (*M)->dropContainer();
+    WriteOptions Write;
+    Write.Enc = C.FrozenGraph ? Encoding::Binary : Encoding::Text;
+    if (absl::Status S = writeModel(**M, **Output, Write); !S.ok())
+      return fail(S);
+  }
+  if (absl::Status S = (*Output)->commit(); !S.ok())
+    return fail(S);
+  if (C.Timing)
+    Timing.print(llvm::errs());
+  return 0;
+}
+
+void printOptimizeHelp(llvm::raw_ostream &OS) {
+  OptimizeCommandLine Unused;
+  makeParser(Unused).printHelp(OS, Usage);
+}
+
+} // namespace
+
+int frostOptimizeMain(int Argc, char **Argv) {
+  initTool();
+  OptimizeCommandLine C;
+  std::vector<const char *> Args(Argv + 1, Argv + Argc);
+  std::vector<std::string> Positional;
+  absl::Status Parsed = makeParser(C).parse(Args, Positional);
+  if (std::optional<int> Done = answerCommandLine("optimize-for-inference", Parsed, C.Help,
+                                                  C.Version, printOptimizeHelp))
+    return *Done;
+  if (!Positional.empty()) {
+    llvm::errs() << "optimize-for-inference: error: unexpected argument '"
+                 << cutLongWords(Positional.front()) << "' (it takes only --flag=value options)\n";
+    return 2;
+  }
+  return runOptimize(C);
+}
+
+} // namespace frost

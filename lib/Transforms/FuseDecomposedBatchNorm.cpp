@@ -1,0 +1,229 @@
+//===- FuseDecomposedBatchNorm.cpp - Elementwise batch norms as one op ----===//
+//
+// optimize_for_inference's fuse_decomposed_batch_norm. tf.nn.batch_normalization
+// and Keras 3's BatchNormalization are written as
+//
+//   Add(Mul(x, s), Sub(beta, Mul(mean, s)))
+//   s = Mul(Rsqrt(Add(variance, epsilon)), gamma)   or, without gamma,
+//   s = Rsqrt(Add(variance, epsilon))
+//
+// with constant beta, mean, variance, gamma (one value per channel) and
+// epsilon (a scalar). Such a site on a 4-D float x becomes one
+// FusedBatchNorm (NHWC, is_training false) named as the Add, which
+// fold-old-batch-norms can then fold into the convolution before it. A
+// missing gamma becomes a Const of ones `<scope of s>/gamma`, as in
+// TensorFlow.
+//
+// TensorFlow matches only `Add` (TF2 graphs write AddV2), only these operand
+// orders, and only when x or one of x's inputs is an NHWC convolution.
+// Frost also takes AddV2 and either order of each commutative op, and any x
+// whose rank is 4 (the constants then broadcast along its last axis, as
+// FusedBatchNorm's NHWC channels do); it keeps x's output port, and leaves
+// a site alone when one of its inner nodes is read elsewhere (TensorFlow
+// removes it anyway). Sites on other ranks (after a Dense layer) are left
+// to fold-constants and fold-batch-norms, which fold them into the weights.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/IR/Matchers.h"
+#include "frost/IR/Model.h"
+#include "frost/Tensor/Shape.h"
+#include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/ShapeInference.h"
+#include "frost/Transforms/Utils/WeightFolding.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace frost {
+
+namespace {
+
+/// A matched site: the root Add and the nodes it replaces.
+struct Site {
+  Node *Root, *ScaleX, *Sub, *ScaleMean, *S, *Rsqrt, *VarEps;
+  Input X;
+  Node *Beta, *Mean, *Variance, *Epsilon;
+  Node *Gamma = nullptr;
+};
+
+/// The operand of binary N other than the one `First` reads, when one of
+/// N's two data inputs reads output 0 of `First`.
+std::optional<Input> otherOperand(const Node &N, const Node *First) {
+  if (N.numDataInputs() != 2)
+    return std::nullopt;
+  for (unsigned I = 0; I < 2; ++I)
+    if (N.input(I).Src == First && N.input(I).Port == 0)
+      return N.input(1 - I);
+  return std::nullopt;
+}
+
+/// The Const behind `In` when it has rank `Rank`.
+Node *constOfRank(const Input &In, size_t Rank) {
+  if (!isConstInput(In))
+    return nullptr;
+  const tensorflow::AttrValue *V = In.Src->findAttr("value");
+  if (!V || !V->has_tensor() || V->tensor().tensor_shape().unknown_rank())
+    return nullptr;
+  return static_cast<size_t>(V->tensor().tensor_shape().dim_size()) == Rank ? In.Src : nullptr;
+}
+
+/// Whether N's uses are exactly `Count` data uses.
+bool usedOnlyBy(const Node &N, size_t Count) {
+  return N.uses().size() == Count && numDataUses(N) == Count;
+}
+
+std::optional<Site> matchSite(Node &Root) {
+  if (!matchOp(&Root, {"Add", "AddV2"}) || Root.numDataInputs() != 2)
+    return std::nullopt;
+  Site S{};
+  S.Root = &Root;
+  for (unsigned I = 0; I < 2; ++I)
+    if (matchOp(dataInputNode(&Root, I), "Mul") && matchOp(dataInputNode(&Root, 1 - I), "Sub")) {
+      S.ScaleX = Root.input(I).Src;
+      S.Sub = Root.input(1 - I).Src;
+    }
+  if (!S.ScaleX || Root.input(0).Port != 0 || Root.input(1).Port != 0)
+    return std::nullopt;
+  // Sub(beta, Mul(mean, s)).
+  S.Beta = constOfRank(S.Sub->input(0), 1);
+  S.ScaleMean = matchInput(S.Sub, 1, "Mul");
+  if (!S.Beta || !S.ScaleMean || S.Sub->numDataInputs() != 2)
+    return std::nullopt;
+  // s is the operand the two Muls share; x and mean are the others.
+  for (unsigned I = 0; I < 2 && !S.S; ++I) {
+    Node *Candidate = dataInputNode(S.ScaleX, I);
+    std::optional<Input> Mean = otherOperand(*S.ScaleMean, Candidate);
+    if (Candidate && S.ScaleX->input(I).Port == 0 && Mean && constOfRank(*Mean, 1)) {
+      S.S = Candidate;
+      S.X = S.ScaleX->input(1 - I);
+      S.Mean = Mean->Src;
+    }
+  }
+  if (!S.S || S.ScaleX->numDataInputs() != 2)
+    return std::nullopt;
+  // s = Rsqrt(...) or Mul(Rsqrt(...), gamma).
+  if (matchOp(S.S, "Rsqrt")) {
+    S.Rsqrt = S.S;
+  } else if (matchOp(S.S, "Mul") && S.S->numDataInputs() == 2) {
+    for (unsigned I = 0; I < 2; ++I)
+      if (Node *R = matchInput(S.S, I, "Rsqrt"); R && constOfRank(S.S->input(1 - I), 1)) {
+        S.Rsqrt = R;
+        S.Gamma = S.S->input(1 - I).Src;
+      }
+  }
+  if (!S.Rsqrt)
+    return std::nullopt;
+  // Add(variance, epsilon), either order.
+  S.VarEps = matchInput(S.Rsqrt, 0, "Add");
+  if (!S.VarEps)
+    S.VarEps = matchInput(S.Rsqrt, 0, "AddV2");
+  if (!S.VarEps || S.VarEps->numDataInputs() != 2)
+    return std::nullopt;
+  for (unsigned I = 0; I < 2; ++I)
+    if (Node *Var = constOfRank(S.VarEps->input(I), 1)) {
+      S.Variance = Var;
+      S.Epsilon = constOfRank(S.VarEps->input(1 - I), 0);
+    }
+  if (!S.Variance || !S.Epsilon)
+    return std::nullopt;
+  return S;
+}
+
+class FuseDecomposedBatchNormPass : public Pass {
+  Statistic NumFused{*this, "batch-norms-fused", "Decomposed batch norms made one FusedBatchNorm"};
+  Statistic NumLeftAlone{*this, "batch-norms-left-alone",
+                         "Decomposed batch norms left as they are (each with a warning saying "
+                         "why, or for fold-batch-norms when not 4-D)"};
+
+  /// Why the site cannot be one FusedBatchNorm; empty when it can.
+  std::string refusal(const Site &S, const GraphShapes &Shapes) {
+    const tensorflow::AttrValue *T = S.Root->findAttr("T");
+    if (!T || T->type() != tensorflow::DT_FLOAT)
+      return "it is not float (FusedBatchNorm takes float)";
+    if (Shapes.of(*S.X.Src, S.X.Port).rank() != 4)
+      return "its input is not known to be 4-D";
+    bool Shared = !usedOnlyBy(*S.ScaleX, 1) || !usedOnlyBy(*S.Sub, 1) ||
+                  !usedOnlyBy(*S.ScaleMean, 1) || !usedOnlyBy(*S.S, 2) ||
+                  (S.Rsqrt != S.S && !usedOnlyBy(*S.Rsqrt, 1)) || !usedOnlyBy(*S.VarEps, 1);
+    if (Shared)
+      return "one of its inner nodes is read elsewhere";
+    int64_t Channels = -1;
+    for (Node *C : {S.Beta, S.Mean, S.Variance, S.Gamma}) {
+      if (!C)
+        continue;
+      const tensorflow::AttrValue *DType = C->findAttr("dtype");
+      int64_t Size = C->findAttr("value")->tensor().tensor_shape().dim(0).size();
+      if (!DType || DType->type() != tensorflow::DT_FLOAT || (Channels >= 0 && Size != Channels))
+        return absl::StrCat("its constant '", C->name().str(),
+                            "' is not float with one value per channel");
+      Channels = Size;
+    }
+    return "";
+  }
+
+  absl::Status fuse(Graph &G, Site &S) {
+    FROST_ASSIGN_OR_RETURN(std::vector<double> Epsilon, constDoubles(*S.Epsilon));
+    if (Epsilon.size() != 1)
+      return absl::InvalidArgumentError("epsilon is not one value");
+    Node *Gamma = S.Gamma;
+    if (!Gamma) {
+      llvm::StringRef Scope = S.S->name();
+      size_t Slash = Scope.rfind('/');
+      std::string Name = Slash == llvm::StringRef::npos ? absl::StrCat(Scope.str(), "/gamma")
+                                                         : absl::StrCat(Scope.substr(0, Slash).str(), "/gamma");
+      int64_t Channels = S.Beta->findAttr("value")->tensor().tensor_shape().dim(0).size();
+      FROST_ASSIGN_OR_RETURN(Gamma, createChannelConst(G, Name, tensorflow::DT_FLOAT,
+                                                       std::vector<double>(Channels, 1.0), *S.Beta));
+    }
+    Node &Root = *S.Root;
+    tensorflow::AttrValue T = *Root.findAttr("T");
+    Root.setOp("FusedBatchNorm");
+    Root.mutableAttrs().clear();
+    Root.attr("T") = std::move(T);
+    Root.attr("epsilon").set_f(static_cast<float>(Epsilon.front()));
+    Root.attr("is_training").set_b(false);
+    Root.attr("data_format").set_s("NHWC");
+    Root.setInput(0, S.X.Src, S.X.Port);
+    Root.setInput(1, Gamma, 0);
+    for (Node *Param : {S.Beta, S.Mean, S.Variance})
+      Root.addDataInput(Param, 0);
+    eraseIfUnused(G, {S.ScaleX, S.Sub, S.ScaleMean, S.S, S.Rsqrt, S.VarEps, S.Epsilon});
+    ++NumFused;
+    return absl::OkStatus();
+  }
+
+  absl::Status run(Model &M, PassContext &Ctx) override {
+    Graph &G = M.graph();
+    std::vector<Site> Sites;
+    for (Node &N : G)
+      if (std::optional<Site> S = matchSite(N))
+        Sites.push_back(*S);
+    if (Sites.empty())
+      return absl::OkStatus();
+    GraphShapes Shapes = inferGraphShapes(G);
+    std::vector<Site> Fusable;
+    for (Site &S : Sites) {
+      std::string Why = refusal(S, Shapes);
+      if (Why.empty()) {
+        Fusable.push_back(S);
+        continue;
+      }
+      ++NumLeftAlone;
+      if (Shapes.of(*S.X.Src, S.X.Port).rank() == 4)
+        Ctx.warning(name(), absl::StrCat("left '", S.Root->name().str(), "' alone: ", Why));
+    }
+    // Sites share no node but constants, so fusing one leaves the others'
+    // matches valid.
+    for (Site &S : Fusable)
+      FROST_RETURN_IF_ERROR(fuse(G, S));
+    return absl::OkStatus();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createFuseDecomposedBatchNormPass() {
+  return std::make_unique<FuseDecomposedBatchNormPass>();
+}
+
+} // namespace frost

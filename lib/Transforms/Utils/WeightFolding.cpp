@@ -1,0 +1,183 @@
+//===- WeightFolding.cpp - Folding per-channel arithmetic into weights ----===//
+#include "frost/Transforms/Utils/WeightFolding.h"
+
+#include "frost/IR/Matchers.h"
+#include "frost/Tensor/Shape.h"
+#include "frost/Transforms/Utils/ConstValue.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cstring>
+
+namespace frost {
+
+namespace {
+
+bool isFloatingDType(tensorflow::DataType T) {
+  return T == tensorflow::DT_FLOAT || T == tensorflow::DT_DOUBLE;
+}
+
+std::string quoted(const Node &N) { return absl::StrCat("'", N.name().str(), "'"); }
+
+} // namespace
+
+bool isConstInput(const Input &In) {
+  return !In.isControl() && In.Port == 0 && In.Src->op() == "Const";
+}
+
+absl::StatusOr<std::vector<double>> constDoubles(const Node &C) {
+  FROST_ASSIGN_OR_RETURN(TensorData T, constValue(C));
+  std::vector<double> Out;
+  if (T.dtype() == tensorflow::DT_FLOAT) {
+    for (float V : T.values<float>())
+      Out.push_back(V);
+  } else if (T.dtype() == tensorflow::DT_DOUBLE) {
+    Out = T.values<double>();
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("constant ", quoted(C), " is ",
+                                                   dataTypeName(T.dtype()),
+                                                   ", not float or double"));
+  }
+  return Out;
+}
+
+absl::StatusOr<std::optional<WeightedOp>> matchWeightedOp(Node *N) {
+  if (!matchOp(N, {"Conv2D", "DepthwiseConv2dNative", "MatMul"}) || N->numDataInputs() != 2)
+    return std::nullopt;
+  WeightedOp W;
+  W.Op = N;
+  if (!isConstInput(N->input(1)))
+    return absl::InvalidArgumentError(absl::StrCat("the weights of ", quoted(*N), " are not a Const (",
+                                                   N->input(1).Src->op().str(), ")"));
+  W.Weights = N->input(1).Src;
+  FROST_ASSIGN_OR_RETURN(W.WeightValue, constValue(*W.Weights));
+  tensorflow::DataType DType = W.WeightValue.dtype();
+  const tensorflow::AttrValue *T = N->findAttr("T");
+  if (!isFloatingDType(DType) || (T && T->type() != DType))
+    return absl::InvalidArgumentError(absl::StrCat("the weights of ", quoted(*N), " are ",
+                                                   dataTypeName(DType),
+                                                   ", not float or double of the op's T"));
+  llvm::ArrayRef<int64_t> Shape = W.WeightValue.shape();
+  bool Matrix = N->op() == "MatMul";
+  if (Shape.size() != (Matrix ? 2u : 4u))
+    return absl::InvalidArgumentError(absl::StrCat("the weights of ", quoted(*N), " have shape ",
+                                                   formatShape(Shape)));
+  if (Matrix) {
+    const tensorflow::AttrValue *TransposeB = N->findAttr("transpose_b");
+    W.Channels = TransposeB && TransposeB->b() ? Shape[0] : Shape[1];
+    W.ChannelAxis = 1;
+    W.OutputRank = 2;
+  } else {
+    W.Channels = N->op() == "Conv2D" ? Shape[3] : Shape[2] * Shape[3];
+    const tensorflow::AttrValue *Format = N->findAttr("data_format");
+    std::string F = Format ? Format->s() : "NHWC";
+    if (F != "NHWC" && F != "NCHW")
+      return absl::InvalidArgumentError(
+          absl::StrCat(quoted(*N), " has data_format ", F, ", not NHWC or NCHW"));
+    W.ChannelAxis = F == "NHWC" ? 3 : 1;
+    W.OutputRank = 4;
+  }
+  if (W.Channels <= 0)
+    return absl::InvalidArgumentError(absl::StrCat("the weights of ", quoted(*N), " are empty"));
+  return W;
+}
+
+absl::StatusOr<std::vector<double>> channelValues(const WeightedOp &W, const Input &In,
+                                                  llvm::StringRef Role) {
+  if (!isConstInput(In))
+    return absl::InvalidArgumentError(absl::StrCat("its ", Role.str(), " ", quoted(*In.Src),
+                                                   " is not a Const (", In.Src->op().str(), ")"));
+  FROST_ASSIGN_OR_RETURN(TensorData T, constValue(*In.Src));
+  llvm::ArrayRef<int64_t> Shape = T.shape();
+  // Broadcasting aligns trailing axes: every axis but the channel's is 1.
+  bool Broadcasts = Shape.size() <= static_cast<size_t>(W.OutputRank);
+  int64_t Count = 1;
+  for (size_t I = 0; Broadcasts && I < Shape.size(); ++I) {
+    int Axis = W.OutputRank - static_cast<int>(Shape.size()) + static_cast<int>(I);
+    Count *= Shape[I];
+    Broadcasts = Shape[I] == 1 || (Axis == W.ChannelAxis && Shape[I] == W.Channels);
+  }
+  if (!Broadcasts || (Count != 1 && Count != W.Channels))
+    return absl::InvalidArgumentError(absl::StrCat("its ", Role.str(), " ", quoted(*In.Src),
+                                                   " has shape ", formatShape(Shape),
+                                                   ", not one value per channel of ",
+                                                   quoted(*W.Op), " (", W.Channels, ")"));
+  if (T.dtype() != W.WeightValue.dtype())
+    return absl::InvalidArgumentError(absl::StrCat("its ", Role.str(), " ", quoted(*In.Src), " is ",
+                                                   dataTypeName(T.dtype()), ", the weights ",
+                                                   dataTypeName(W.WeightValue.dtype())));
+  FROST_ASSIGN_OR_RETURN(std::vector<double> Values, constDoubles(*In.Src));
+  if (Values.size() == 1)
+    Values.assign(static_cast<size_t>(W.Channels), Values.front());
+  return Values;
+}
+
+TensorData scaledWeights(const WeightedOp &W, llvm::ArrayRef<double> Scale) {
+  const TensorData &V = W.WeightValue;
+  llvm::ArrayRef<int64_t> Shape = V.shape();
+  bool TransposedMatrix = W.Op->op() == "MatMul" && Shape[0] == W.Channels &&
+                          W.Op->findAttr("transpose_b") && W.Op->findAttr("transpose_b")->b();
+  int64_t Inner = TransposedMatrix ? Shape[1] : 1;
+  auto channelOf = [&](int64_t I) {
+    return static_cast<size_t>(TransposedMatrix ? I / Inner : I % W.Channels);
+  };
+  auto scale = [&](auto Zero) {
+    using T = decltype(Zero);
+    std::vector<T> Values = V.values<T>();
+    for (size_t I = 0; I < Values.size(); ++I)
+      Values[I] = static_cast<T>(static_cast<double>(Values[I]) * Scale[channelOf(I)]);
+    std::string Bytes(Values.size() * sizeof(T), '\0');
+    std::memcpy(Bytes.data(), Values.data(), Bytes.size());
+    return TensorData::owned(V.dtype(), {Shape.begin(), Shape.end()}, std::move(Bytes));
+  };
+  return V.dtype() == tensorflow::DT_FLOAT ? scale(float()) : scale(double());
+}
+
+absl::StatusOr<Node *> createChannelConst(Graph &G, llvm::StringRef Name,
+                                          tensorflow::DataType DType,
+                                          llvm::ArrayRef<double> Values, const Node &Near) {
+  std::string Bytes;
+  if (DType == tensorflow::DT_FLOAT) {
+    for (double V : Values) {
+      float F = static_cast<float>(V);
+      Bytes.append(reinterpret_cast<const char *>(&F), sizeof F);
+    }
+  } else if (DType == tensorflow::DT_DOUBLE) {
+    Bytes.append(reinterpret_cast<const char *>(Values.data()), Values.size() * sizeof(double));
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot make a ", dataTypeName(DType), " constant ", Name.str()));
+  }
+  Node *C = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name.str(), "Const");
+  C->setDevice(Near.device());
+  C->attr("dtype").set_type(DType);
+  FROST_RETURN_IF_ERROR(setValueAttr(
+      *C, TensorData::owned(DType, {static_cast<int64_t>(Values.size())}, std::move(Bytes))));
+  return C;
+}
+
+absl::Status replaceWeights(Graph &G, WeightedOp &W, const TensorData &Value) {
+  std::string Name = absl::StrCat(W.Op->name().str(), "_weights");
+  Node *C = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name, "Const");
+  C->setDevice(W.Weights->device());
+  C->attr("dtype").set_type(Value.dtype());
+  FROST_RETURN_IF_ERROR(setValueAttr(*C, Value));
+  Node *Old = W.Weights;
+  W.Op->setInput(1, C, 0);
+  W.Weights = C;
+  W.WeightValue = Value;
+  eraseIfUnused(G, {Old});
+  return absl::OkStatus();
+}
+
+void eraseIfUnused(Graph &G, llvm::ArrayRef<Node *> Nodes) {
+  llvm::SmallPtrSet<Node *, 8> Erased;
+  for (Node *N : Nodes)
+    if (N && !Erased.contains(N) && !N->hasUses()) {
+      Erased.insert(N);
+      G.eraseNode(N);
+    }
+}
+
+} // namespace frost
