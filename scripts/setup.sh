@@ -29,8 +29,8 @@ if [ "${1:-}" = "--with-tensorflow" ]; then
     python3 -c "import tensorflow" >/dev/null 2>&1 || echo "setup: tensorflow unavailable; oracle tests will be reported unsupported"
   fi
   if ! python3 -c "import cv2" >/dev/null 2>&1; then
-    echo "setup: installing opencv-python-headless (test oracle only)"
-    python3 -m pip install -q opencv-python-headless 2>&1 | grep -v "Running pip as the 'root' user" || true
+    echo "setup: installing opencv-python-headless==5.0.0.93 (test oracle only)"
+    python3 -m pip install -q opencv-python-headless==5.0.0.93 2>&1 | grep -v "Running pip as the 'root' user" || true
     python3 -c "import cv2" >/dev/null 2>&1 || echo "setup: opencv unavailable; OpenCV oracle tests will be reported unsupported"
   fi
 fi
