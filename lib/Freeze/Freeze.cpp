@@ -17,6 +17,7 @@
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
+#include "frost/Transforms/OptimizeForInference.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Pipelines.h"
 #include "frost/Transforms/Utils/SignatureInstantiation.h"
@@ -400,6 +401,14 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     FROST_RETURN_IF_ERROR(P->validateOptions());
     PM.addPass(std::move(P));
   }
+  size_t FirstOptimizing = PM.passes().size();
+  if (C.Optimize) {
+    OptimizeSequence Optimize;
+    Optimize.StripUnused = false; // pruned already
+    Optimize.TocoCompatible = C.TocoCompatible;
+    FROST_RETURN_IF_ERROR(addOptimizePasses(PM, Registry, Optimize, {{}, T.Keep, {}, {}}));
+  }
+  size_t EndOptimizing = PM.passes().size();
   PM.append(std::move(Extra));
   R.Pipeline = PM.printPipeline();
   if (C.DumpPipeline)
@@ -410,6 +419,15 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   recordSignature(M, R, T.Keep);
   R.NodesBefore = M.graph().size();
   FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+  for (size_t I = FirstOptimizing; I < EndOptimizing; ++I) {
+    const Pass &P = *PM.passes()[I];
+    FreezeResult::PassChanges Changes{P.name().str(), {}};
+    for (const Statistic *S : P.statistics())
+      if (S->value())
+        Changes.Counts.push_back({S->name().str(), S->value()});
+    if (!Changes.Counts.empty())
+      R.Optimizations.push_back(std::move(Changes));
+  }
   FROST_RETURN_IF_ERROR(checkEdgeTypes(M, R));
   for (const std::string &W : pythonCallWarnings(M.graph()))
     Notes << "warning: " << W << "\n";

@@ -152,6 +152,18 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
     J.member("before", static_cast<uint64_t>(R.NodesBefore));
     J.member("after", static_cast<uint64_t>(R.NodesAfter));
     J.objectEnd();
+    if (!R.Optimizations.empty()) {
+      J.key("optimizations");
+      J.objectBegin();
+      for (const FreezeResult::PassChanges &P : R.Optimizations) {
+        J.key(P.Pass);
+        J.objectBegin();
+        for (const auto &[Name, Count] : P.Counts)
+          J.member(Name, Count);
+        J.objectEnd();
+      }
+      J.objectEnd();
+    }
     J.member("pipeline", R.Pipeline);
     J.member("checkpoints_opened", R.CheckpointsOpened);
     J.key("output");

@@ -116,6 +116,16 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "TF2 SavedModels: keep If/While functional instead of lowering\n"
          "them to Switch/Merge (TensorFlow's lower_control_flow=False)",
          flag(C.O.KeepFunctionalControlFlow), Main});
+  P.add({{"optimize"}, K::Bool, "",
+         "Then optimize for inference, in the same run and write:\n"
+         "training nodes removed, batch norms folded into weights,\n"
+         "constants folded, pad/resize fused into convolutions\n"
+         "(optimize_for_inference.py's passes; docs/transforms.md)",
+         flag(C.O.Optimize), Main});
+  P.add({{"toco-compatible"}, K::Bool, "",
+         "With --optimize: only rewrites TensorFlow Lite's converter\n"
+         "understands (no fused pad/resize convolutions)",
+         flag(C.O.TocoCompatible), Main});
   P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
          [&C](llvm::StringRef V) {
            if (V != "pb" && V != "pbtxt")
@@ -286,8 +296,14 @@ int runFreeze(FreezeCommandLine &C) {
                  << formatBytes(R.frozenBytes()) << ")"
                  << (R.Checkpoint.empty() ? std::string() : absl::StrCat(" from ", R.Checkpoint))
                  << "; " << R.NodesBefore << " -> " << R.NodesAfter << " nodes for "
-                 << absl::StrJoin(Names, ", ") << "\n"
-                 << "freeze-graph: wrote " << (C.Output == "-" ? "<stdout>" : C.Output) << " ("
+                 << absl::StrJoin(Names, ", ") << "\n";
+    for (const FreezeResult::PassChanges &P : R.Optimizations) {
+      std::vector<std::string> Counts;
+      for (const auto &[Name, Count] : P.Counts)
+        Counts.push_back(absl::StrCat(Count, " ", Name));
+      llvm::errs() << "freeze-graph: " << P.Pass << ": " << absl::StrJoin(Counts, ", ") << "\n";
+    }
+    llvm::errs() << "freeze-graph: wrote " << (C.Output == "-" ? "<stdout>" : C.Output) << " ("
                  << formatBytes(Written->Bytes) << ", " << (Text ? "pbtxt" : "pb") << ") in "
                  << formatSeconds(TotalSeconds) << "\n";
   }

@@ -57,6 +57,11 @@ struct FreezeOptions {
   /// Ops writing a frozen variable become NoOps (drop-variable-writes).
   bool DropVariableWrites = false;
   bool KeepFunctionalControlFlow = false;
+  /// Then optimize for inference (optimize_for_inference's passes,
+  /// frost/Transforms/Pipelines.h) before the one write.
+  bool Optimize = false;
+  /// With Optimize: no fused pad/resize convolutions.
+  bool TocoCompatible = false;
   /// More passes after freezing, in pipeline syntax.
   std::string ExtraPipeline;
 
@@ -106,6 +111,12 @@ struct FreezeResult {
   std::vector<FrozenVariable> Frozen;
   uint64_t frozenBytes() const;
   size_t NodesBefore = 0, NodesAfter = 0;
+  /// What each optimizing pass changed: its nonzero statistics.
+  struct PassChanges {
+    std::string Pass;
+    std::vector<std::pair<std::string, uint64_t>> Counts;
+  };
+  std::vector<PassChanges> Optimizations;
   /// The pipeline that ran, as text that parses back to it.
   std::string Pipeline;
   /// How often the shared analyses did their work.
