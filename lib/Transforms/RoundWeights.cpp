@@ -7,11 +7,13 @@
 // compresses much better (gzip finds the repeats) while the graph still runs
 // on plain floats.
 //
-// Two differences from TensorFlow, which are its bugs: the maximum itself
+// Three differences from TensorFlow, which are its bugs: the maximum itself
 // falls in the last bucket (TensorFlow puts it in bucket num-steps, half a
-// bucket above the maximum), and the range starts from the values' true
+// bucket above the maximum); the range starts from the values' true
 // maximum (TensorFlow starts its search at FLT_MIN, so a tensor of negative
-// values gets the range [min, 1e-38]). A Const holding NaN or infinity is
+// values gets the range [min, 1e-38]); and a Const of one value repeated
+// stays as it is (TensorFlow widens the range and moves the value half a
+// bucket: every zero bias became 1/512). A Const holding NaN or infinity is
 // left as it is, with a warning.
 //
 //===----------------------------------------------------------------------===//
@@ -59,14 +61,9 @@ class RoundWeightsPass : public Pass {
       }
       auto [MinIt, MaxIt] = std::minmax_element(Values.begin(), Values.end());
       float Min = *MinIt, Max = *MaxIt;
-      if (Min == Max) {
-        if (std::abs(Min) < 0.000001f)
-          Max = Min + 1.0f;
-        else if (Min > 0)
-          Max = 2.0f * Min;
-        else
-          Min = 2.0f * Max;
-      }
+      // One value repeated is as compressible as it gets already.
+      if (Min == Max)
+        continue;
       const float Width = (Max - Min) / static_cast<float>(*NumSteps);
       const int64_t LastBucket = *NumSteps - 1;
       for (float &F : Values) {
