@@ -196,6 +196,33 @@ def child(mode, args, log):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def prepare(workdir):
+    """The model in workdir, generated first unless model.json there shows the current plan:
+    (checkpoint prefix, model.json's facts, the checkpoint's index and data files)."""
+    work = lambda name: os.path.join(workdir, name)
+    prefix = work("model.ckpt")
+    model = json.load(open(work("model.json"))) if os.path.exists(work("model.json")) else {}
+    if model.get("plan") != PLAN_VERSION or not os.path.exists(prefix + ".meta"):
+        print("generating the model with TensorFlow in %s ..." % workdir, file=sys.stderr)
+        os.makedirs(workdir, exist_ok=True)
+        for f in os.listdir(workdir):
+            os.remove(work(f))
+        start = time.perf_counter()
+        model = child("--generate", [prefix], work("log.generate"))
+        with open(work("model.json"), "w") as f:
+            json.dump(model, f)
+        print("generated in %.1f s" % (time.perf_counter() - start), file=sys.stderr)
+    ckpt = [work(f) for f in sorted(os.listdir(workdir))
+            if f.startswith("model.ckpt.index") or f.startswith("model.ckpt.data-")]
+    return prefix, model, ckpt
+
+
+def warm(files):
+    """Warms the page cache (dropping it needs root): files, and TensorFlow's own (an import)."""
+    subprocess.run(["cat"] + files, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([sys.executable, "-c", "import tensorflow"], capture_output=True, check=True)
+
+
 def frost_command(binary, prefix, out):
     if os.path.basename(binary).startswith("frost-opt"):
         return [binary, prefix + ".meta", "--graph-only", "--emit=pb", "-o", out,
@@ -224,27 +251,10 @@ def main():
     args = parser.parse_args()
     began = time.perf_counter()
     work = lambda name: os.path.join(args.workdir, name)
-    prefix = work("model.ckpt")
 
-    model = json.load(open(work("model.json"))) if os.path.exists(work("model.json")) else {}
-    if model.get("plan") != PLAN_VERSION or not os.path.exists(prefix + ".meta"):
-        print("generating the model with TensorFlow in %s ..." % args.workdir, file=sys.stderr)
-        os.makedirs(args.workdir, exist_ok=True)
-        for f in os.listdir(args.workdir):
-            os.remove(work(f))
-        start = time.perf_counter()
-        model = child("--generate", [prefix], work("log.generate"))
-        with open(work("model.json"), "w") as f:
-            json.dump(model, f)
-        print("generated in %.1f s" % (time.perf_counter() - start), file=sys.stderr)
-    ckpt = [work(f) for f in sorted(os.listdir(args.workdir))
-            if f.startswith("model.ckpt.index") or f.startswith("model.ckpt.data-")]
+    prefix, model, ckpt = prepare(args.workdir)
     ckpt_bytes = sum(os.path.getsize(f) for f in ckpt)
-
-    # Warm cache (dropping it needs root): the inputs, the binary, TensorFlow's own files.
-    subprocess.run(["cat", prefix + ".meta", args.frost] + ckpt, stdout=subprocess.DEVNULL,
-                   check=True)
-    subprocess.run([sys.executable, "-c", "import tensorflow"], capture_output=True, check=True)
+    warm([prefix + ".meta", args.frost] + ckpt)
 
     tool = os.path.basename(args.frost)
     how = "frost-opt fallback, `freeze` pipeline" if tool.startswith("frost-opt") else "freeze-graph"

@@ -690,6 +690,11 @@ def inspect_graph(name):
     return ["frost-inspect", "graph", "{d}/" + name]
 
 
+def optimize_argv(name, inputs, outputs, *extra):
+    return ["optimize-for-inference", "--input={d}/" + name, "--output={d}/out.pb",
+            "--input_names=" + inputs, "--output_names=" + outputs] + list(extra)
+
+
 def gcase(name, filename, content, argv, exit=(1,), regex=None, **kw):
     add(name, "graph", argv, graph_file(filename, content), exit=exit, regex=regex, **kw)
 
@@ -988,8 +993,28 @@ def graph_cases():
                   + [node("n%d" % i, "Identity", ["n%d" % (i - 1)], attrs=F) for i in range(1, big)])
     gcase("graph-huge-chain-freeze", "g.pb", chain, freeze_graph_argv("g.pb", "n%d" % (big - 1)), exit=(0,))
     gcase("graph-huge-chain-opt", "g.pb", chain, opt("g.pb", "--pass-pipeline=prune{outputs=n%d}" % (big - 1)), exit=(0,))
+    gcase("graph-huge-chain-optimize", "g.pb", chain, optimize_argv("g.pb", "n0", "n%d" % (big - 1)), exit=(0,))
     ctrl_chain = lambda: graph([node("n0", "NoOp")] + [node("n%d" % i, "NoOp", ["^n%d" % (i - 1)]) for i in range(1, big)])
     gcase("graph-huge-control-chain-freeze", "g.pb", ctrl_chain, freeze_graph_argv("g.pb", "n%d" % (big - 1)), exit=(0,))
+    # Control edges on chains of constants: optimize drops them all, walking the chain once.
+    const_chain = lambda: graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                                 node("c", "Const", attrs={"dtype": a_type("float"), "value": a_tensor(tensor("float", [], [1.0]))})]
+                                + [node("n%d" % i, "Identity", ["c" if i == 0 else "n%d" % (i - 1), "^c"], attrs=F)
+                                   for i in range(big)]
+                                + [node("out", "Identity", ["x", "^n%d" % (big - 1)], attrs=F)])
+    gcase("graph-huge-const-control-chain-optimize", "g.pb", const_chain, optimize_argv("g.pb", "x", "out"), exit=(0,))
+    # A batch norm after a convolution whose weights declare 2e13 elements: left alone, nothing allocated.
+    huge_weights = lambda: graph([
+        node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+        node("w", "Const", attrs={"dtype": a_type("float"), "value": a_tensor(tensor("float", [100000, 100000, 1000, 2], [1.0]))}),
+        node("p", "Const", attrs={"dtype": a_type("float"), "value": a_tensor(tensor("float", [2], [1.0, 2.0]))}),
+        node("conv", "Conv2D", ["x", "w"], attrs=dict(F, padding=a_str(b"VALID"), strides=a_list(fv(3, 1) * 4))),
+        node("bn", "FusedBatchNormV3", ["conv", "p", "p", "p", "p"], attrs=dict(F, is_training=fv(5, 0))),
+        node("y", "Mul", ["bn", "p"], attrs=F)])
+    gcase("graph-optimize-huge-declared-weights", "g.pb", huge_weights, optimize_argv("g.pb", "x", "y"), exit=(0,))
+    gcase("graph-quantize-huge-declared-weights", "g.pb", huge_weights,
+          ["transform-graph", "--in_graph={d}/g.pb", "--out_graph={d}/out.pb", "--transforms=quantize_weights"],
+          regex="too large")
     text_noops = lambda: "".join('node { name: "n%d" op: "NoOp" }\n' % i for i in range(big))
     gcase("graph-huge-noops-text", "g.pbtxt", text_noops, opt("g.pbtxt", "--pass-pipeline=prune{outputs=n7}"),
           exit=(0,))

@@ -28,11 +28,14 @@ must be equal node for node (decomposed-bn also as text files with
 --frozen_graph=false): the same node names; per node the same op, the
 same data inputs in order (`x:0` spelled `x`), the same control inputs as a
 set and the same attributes, Const values bitwise (the max ulp is printed
-otherwise). Then the original and both optimized graphs run in TensorFlow on
-the same random input: both must compute the original's output within
-1e-5 relative, elementwise, plus 1e-6 times the output's largest magnitude
-(for elements near zero after cancellation): |got - want| <= 1e-5 |want| +
-1e-6 max|want|.
+otherwise). Allowed differences, each with its reason in compare(): node
+order; the versions TensorFlow's output lacks (Frost keeps the input's);
+with --toco_compatible, the Consts TensorFlow leaves unread after folding
+(Frost removes dead nodes). Then the original and both optimized graphs run
+in TensorFlow on the same random input: both must compute the original's
+output within 1e-5 relative, elementwise, plus 1e-6 times the output's
+largest magnitude (for elements near zero after cancellation):
+|got - want| <= 1e-5 |want| + 1e-6 max|want|.
 
 Part B, Keras 3 models frozen with convert_variables_to_constants_v2:
   keras-conv-bn      Conv2D + BatchNormalization + ReLU, twice, + Dense
