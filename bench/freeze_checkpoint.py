@@ -184,15 +184,15 @@ def measure(cmd, log):
     return wall, usage.ru_maxrss, anon, mapped
 
 
-def child(mode, args, log):
-    """Runs this script in a TensorFlow mode (its memory must not be inherited by the measured
-    commands); returns its JSON answer."""
+def child(mode, args, log, script=__file__):
+    """Runs script (this one by default) in a TensorFlow mode (its memory must not be inherited
+    by the measured commands); returns the JSON its last line of output holds."""
     with open(log, "w") as err:
-        proc = subprocess.run([sys.executable, __file__, mode] + args, stdout=subprocess.PIPE,
+        proc = subprocess.run([sys.executable, script, mode] + args, stdout=subprocess.PIPE,
                               stderr=err, text=True)
     if proc.returncode not in (0, 1) or not proc.stdout.strip():
         sys.stderr.write(open(log, errors="replace").read()[-3000:])
-        raise SystemExit("%s %s failed (exit status %d)" % (__file__, mode, proc.returncode))
+        raise SystemExit("%s %s failed (exit status %d)" % (script, mode, proc.returncode))
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -221,6 +221,13 @@ def warm(files):
     """Warms the page cache (dropping it needs root): files, and TensorFlow's own (an import)."""
     subprocess.run(["cat"] + files, stdout=subprocess.DEVNULL, check=True)
     subprocess.run([sys.executable, "-c", "import tensorflow"], capture_output=True, check=True)
+
+
+def freeze_graph_command(prefix, out):
+    """TensorFlow's freeze_graph.py on the model, as its users run it."""
+    return [sys.executable, "-m", "tensorflow.python.tools.freeze_graph",
+            "--input_meta_graph=" + prefix + ".meta", "--input_binary=true",
+            "--input_checkpoint=" + prefix, "--output_node_names=output", "--output_graph=" + out]
 
 
 def frost_command(binary, prefix, out):
@@ -261,10 +268,7 @@ def main():
     tf_out, frost_out = work("frozen_tf.pb"), work("frozen_frost.pb")
     cases = [
         ("import tensorflow", [sys.executable, "-c", "import tensorflow"], None),
-        ("freeze_graph.py", [sys.executable, "-m", "tensorflow.python.tools.freeze_graph",
-                             "--input_meta_graph=" + prefix + ".meta", "--input_binary=true",
-                             "--input_checkpoint=" + prefix, "--output_node_names=output",
-                             "--output_graph=" + tf_out], tf_out),
+        ("freeze_graph.py", freeze_graph_command(prefix, tf_out), tf_out),
         (tool, frost_command(args.frost, prefix, frost_out), frost_out),
     ]
     print("Frost: %s (%s)" % (args.frost, how), file=sys.stderr)

@@ -225,9 +225,10 @@ def verify(saved_model, tf_path, frost_path, io):
 
 # ------------------------------------------------------------ measurement
 
-# measure(cmd, log) -> (wall s, ru_maxrss, peak RssAnon, peak RssFile): bench/freeze_checkpoint.py's.
+# measure(cmd, log) -> (wall s, ru_maxrss, peak RssAnon, peak RssFile) and warm(files):
+# bench/freeze_checkpoint.py's.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from freeze_checkpoint import measure  # noqa: E402
+from freeze_checkpoint import measure, warm  # noqa: E402
 
 
 def reported(log):
@@ -250,6 +251,27 @@ def child(mode, args, log):
         sys.stderr.write(open(log, errors="replace").read()[-3000:])
         raise SystemExit("%s %s failed (exit status %d); see %s"
                          % (__file__, mode, proc.returncode, log))
+
+
+def prepare(workdir, params):
+    """The SavedModel in workdir, built first unless model.json there shows the current plan and
+    params: (its directory, model.json's facts, its files)."""
+    work = lambda name: os.path.join(workdir, name)
+    saved_model = work("saved_model")
+    model = json.load(open(work("model.json"))) if os.path.exists(work("model.json")) else {}
+    if (model.get("plan") != PLAN_VERSION or model.get("params_target") != params
+            or not os.path.exists(os.path.join(saved_model, "saved_model.pb"))):
+        print("building the Keras model (%.3g parameters) in %s ..." % (params, workdir),
+              file=sys.stderr)
+        os.makedirs(workdir, exist_ok=True)
+        subprocess.run(["rm", "-rf", saved_model, work("model.json")], check=True)
+        start = time.perf_counter()
+        model = child("--generate", [saved_model, repr(params)], work("log.generate"))
+        with open(work("model.json"), "w") as f:
+            json.dump(model, f)
+        print("built and exported in %.1f s" % (time.perf_counter() - start), file=sys.stderr)
+    files = [os.path.join(root, f) for root, _, names in os.walk(saved_model) for f in names]
+    return saved_model, model, files
 
 
 def main():
@@ -279,27 +301,11 @@ def main():
         parser.error("no freeze-graph binary at %s (build it, or give --frost)" % args.frost)
     began = time.perf_counter()
     work = lambda name: os.path.join(args.workdir, name)
-    saved_model = work("saved_model")
 
-    model = json.load(open(work("model.json"))) if os.path.exists(work("model.json")) else {}
-    if (model.get("plan") != PLAN_VERSION or model.get("params_target") != args.params
-            or not os.path.exists(os.path.join(saved_model, "saved_model.pb"))):
-        print("building the Keras model (%.3g parameters) in %s ..." % (args.params, args.workdir),
-              file=sys.stderr)
-        os.makedirs(args.workdir, exist_ok=True)
-        subprocess.run(["rm", "-rf", saved_model, work("model.json")], check=True)
-        start = time.perf_counter()
-        model = child("--generate", [saved_model, repr(args.params)], work("log.generate"))
-        with open(work("model.json"), "w") as f:
-            json.dump(model, f)
-        print("built and exported in %.1f s" % (time.perf_counter() - start), file=sys.stderr)
-    files = [os.path.join(root, f) for root, _, names in os.walk(saved_model) for f in names]
+    saved_model, model, files = prepare(args.workdir, args.params)
     variables_bytes = sum(os.path.getsize(f) for f in files if "/variables/" in f)
     graph_bytes = os.path.getsize(os.path.join(saved_model, "saved_model.pb"))
-
-    # Warm cache (dropping it needs root): the inputs, the binary, TensorFlow's own files.
-    subprocess.run(["cat", args.frost] + files, stdout=subprocess.DEVNULL, check=True)
-    subprocess.run([sys.executable, "-c", "import tensorflow"], capture_output=True, check=True)
+    warm([args.frost] + files)
 
     tf_out, frost_out = work("tf.pb"), work("frost.pb")
     cases = [

@@ -18,9 +18,10 @@ graph_util.convert_variables_to_constants:
   resize-pad-conv-bn ResizeBilinear + MirrorPad(SYMMETRIC) + Conv2D + BN
   pad-conv           MirrorPad + Conv2D
   resize-conv        ResizeBilinear + Conv2D (dummy paddings)
-(The last four run on a batch of one: TensorFlow's CPU kernels of
+(The last four have a batch of one, declared: TensorFlow's CPU kernels of
 FusedPadConv2D and FusedResizeAndPadConv2D compute every image of a batch
-from the first one, so its own fused graph is wrong for larger batches.)
+from the first one, so its own fused graph is wrong for larger batches, and
+Frost fuses only where the batch is known to be 1.)
 Each graph goes through tensorflow.python.tools.optimize_for_inference_lib.
 optimize_for_inference and through Frost's `optimize-for-inference` CLI, with
 the same flags, once as is and once with --toco_compatible. The two outputs
@@ -202,7 +203,7 @@ def decomposed_bn_no_gamma():
 def resize_pad_conv(align_corners, mode, bn):
     b = Builder(6)
     with b.graph.as_default():
-        x = tf1.placeholder(tf.float32, [None, 5, 5, 3], name="input")
+        x = tf1.placeholder(tf.float32, [1, 5, 5, 3], name="input")
         h = tf1.image.resize_bilinear(x, [9, 9], align_corners=align_corners,
                                       half_pixel_centers=False, name="resize")
         h = tf.pad(h, [[0, 0], [1, 1], [2, 1], [0, 0]], mode=mode, name="pad")
@@ -219,7 +220,7 @@ def resize_pad_conv(align_corners, mode, bn):
 def pad_conv():
     b = Builder(7)
     with b.graph.as_default():
-        x = tf1.placeholder(tf.float32, [None, 6, 6, 3], name="input")
+        x = tf1.placeholder(tf.float32, [1, 6, 6, 3], name="input")
         h = tf.pad(x, [[0, 0], [2, 2], [1, 1], [0, 0]], mode="REFLECT", name="pad")
         h = tf.nn.conv2d(h, b.var("conv/w", [3, 3, 3, 4]), strides=[1, 2, 1, 1],
                          padding="SAME", name="conv")
@@ -230,7 +231,7 @@ def pad_conv():
 def resize_conv():
     b = Builder(8)
     with b.graph.as_default():
-        x = tf1.placeholder(tf.float32, [None, 4, 4, 3], name="input")
+        x = tf1.placeholder(tf.float32, [1, 4, 4, 3], name="input")
         h = tf1.image.resize_bilinear(x, [7, 7], align_corners=False,
                                       half_pixel_centers=False, name="resize")
         h = tf.nn.conv2d(h, b.var("conv/w", [3, 3, 3, 4]), strides=1, padding="SAME",
