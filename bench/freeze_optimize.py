@@ -211,7 +211,7 @@ def main():
     args = parser.parse_args()
     if not os.access(args.frost, os.X_OK):
         parser.error("no freeze-graph binary at %s (build it, or give --frost)" % args.frost)
-    began = time.perf_counter()
+    began, load_before = time.perf_counter(), os.getloadavg()[0]
     os.makedirs(args.workdir, exist_ok=True)
     work = lambda name: os.path.join(args.workdir, name)
     makers = {"checkpoint": checkpoint_model, "keras": keras_model}
@@ -273,13 +273,32 @@ def main():
                 "identical" if c["identical"] else "max abs difference %.3g (largest |output| "
                 "%.3g), max relative %.2g" % (c["max_abs"], c["scale"], c["max_rel"]),
                 *(shown(cmd) for cmd in commands[m["key"]])))
-    print("\n".join(lines + [""] + notes + [
+    command = " ".join(["python3 bench/freeze_optimize.py", "--repeat %d" % args.repeat] + [
+        "--%s %s" % (a.replace("_", "-"), getattr(args, a)) for a in ("models", "params")
+        if getattr(args, a) != parser.get_default(a)])
+    print("\n".join([
+        "## Freezing and optimizing (freeze-graph --optimize)",
         "",
-        "Machine: %s, %d CPUs, load average %.1f at the end; %s; warm page cache; median of %d "
-        "interleaved runs, peak RSS the largest of the runs. This process's own ru_maxrss: "
-        "%.0f MiB (inherited across fork+exec, so a floor for every figure)."
-        % (platform.machine(), os.cpu_count(), os.getloadavg()[0], platform.platform(),
-           args.repeat, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)]))
+        "Freezing a model and optimizing it for inference, from the model on disk to the optimized "
+        "GraphDef written: Frost in one process and one write (`freeze-graph --optimize`), "
+        "TensorFlow as its users do it, freezing (freeze_graph.py, or "
+        "convert_variables_to_constants_v2 for a TF2 SavedModel) and then optimize_for_inference.py, "
+        "two processes, each with its own `import tensorflow`. TensorFlow's time is the sum of the "
+        "two steps' wall times, its peak RSS the larger of the two (each the process's ru_maxrss). "
+        "Both optimized graphs are imported and run in TensorFlow on one random batch and compared "
+        "(rtol 1e-5).",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        "Machine: %s, %d CPUs, load average %.1f at the start and %.1f at the end; %s; warm page "
+        "cache; median of %d interleaved runs, peak RSS the largest of the runs (this script's own "
+        "ru_maxrss, %.0f MiB, is inherited across fork+exec: a floor for every figure)."
+        % (platform.machine(), os.cpu_count(), load_before, os.getloadavg()[0],
+           platform.platform(), args.repeat,
+           resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        ""] + lines + [""] + notes))
     print("benchmark took %.0f s" % (time.perf_counter() - began), file=sys.stderr)
     return 0
 

@@ -406,6 +406,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     OptimizeSequence Optimize;
     Optimize.StripUnused = false; // pruned already
     Optimize.TocoCompatible = C.TocoCompatible;
+    Optimize.ComputeInFloat32 = C.ComputeInFloat32;
     FROST_RETURN_IF_ERROR(addOptimizePasses(PM, Registry, Optimize, {{}, T.Keep, {}, {}}));
   }
   size_t EndOptimizing = PM.passes().size();

@@ -126,6 +126,10 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "With --optimize: only rewrites TensorFlow Lite's converter\n"
          "understands (no fused pad/resize convolutions)",
          flag(C.O.TocoCompatible), Main});
+  P.add({{"compute-in-float32"}, K::Bool, "",
+         "With --optimize: compute half and bfloat16 (mixed-precision)\n"
+         "graphs in float32 (for runtimes without half or Cast)",
+         flag(C.O.ComputeInFloat32), Main});
   P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
          [&C](llvm::StringRef V) {
            if (V != "pb" && V != "pbtxt")

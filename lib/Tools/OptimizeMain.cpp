@@ -31,7 +31,7 @@ namespace {
 struct OptimizeCommandLine {
   std::string Input, Output;
   std::vector<std::string> InputNames, OutputNames, PlaceholderTypes{"1"}, ToConst;
-  bool FrozenGraph = true, TocoCompatible = false;
+  bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false;
   PassManagerOptions PM;
   bool Timing = false, Help = false, Version = false;
 };
@@ -78,6 +78,10 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "bool Placeholders whose name contains NAME become constants\n"
          "(keras_learning_phase=false always)",
          list(C.ToConst), Main});
+  P.add({{"compute_in_float32"}, K::Bool, "",
+         "Frost's: compute half and bfloat16 (mixed-precision) graphs in\n"
+         "float32, so they fold and load where Cast or half cannot (OpenCV)",
+         flag(C.ComputeInFloat32), "Options"});
   P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
   P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
@@ -154,6 +158,7 @@ int runOptimize(OptimizeCommandLine &C) {
   OptimizeSequence Sequence;
   Sequence.BindPlaceholders = !Targets.Bind.empty();
   Sequence.TocoCompatible = C.TocoCompatible;
+  Sequence.ComputeInFloat32 = C.ComputeInFloat32;
   PassManager PM(C.PM);
   if (absl::Status S = addOptimizePasses(PM, Registry, Sequence, Targets); !S.ok())
     return usage(S);

@@ -54,6 +54,9 @@ std::vector<llvm::StringRef> optimizePasses(const OptimizeSequence &S) {
     Passes.push_back("strip-unused-nodes");
   // Identities between a convolution and its batch norm hide the pattern.
   Passes.push_back("remove-training-nodes");
+  // Before the batch norm passes, which fold float and double weights.
+  if (S.ComputeInFloat32)
+    Passes.push_back("compute-in-float32");
   // Before folding, which would take the decomposed pattern apart.
   Passes.push_back("fuse-decomposed-batch-norm");
   // Batch norm parameters and biases computed from constants (Keras 3's

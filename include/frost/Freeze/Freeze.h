@@ -62,6 +62,8 @@ struct FreezeOptions {
   bool Optimize = false;
   /// With Optimize: no fused pad/resize convolutions.
   bool TocoCompatible = false;
+  /// With Optimize: half and bfloat16 computed in float32.
+  bool ComputeInFloat32 = false;
   /// More passes after freezing, in pipeline syntax.
   std::string ExtraPipeline;
 

@@ -52,6 +52,9 @@ struct OptimizeSequence {
   /// Only the rewrites TensorFlow Lite's converter understands: no fused
   /// pad/resize convolutions.
   bool TocoCompatible = false;
+  /// Half and bfloat16 computed in float32 (compute-in-float32), so
+  /// mixed-precision models fold and load where Cast or half cannot.
+  bool ComputeInFloat32 = false;
   /// The nodes nothing needs are removed at the end (needs outputs).
   bool Prune = true;
 };

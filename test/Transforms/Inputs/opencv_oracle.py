@@ -23,10 +23,11 @@ is frozen by convert_variables_to_constants_v2 and goes through
 mixed: OpenCV's TensorFlow importer has no working Cast (4.x: no Cast layer;
 5.0: its Cast layer lacks 'outputType'), so it refuses even x -> float16 ->
 float32 alone, which this script checks first: there the optimized graph must
-be refused for Cast and nothing else, and, with its Cast nodes spliced out
-(OpenCV then computes in float32), must load and match TensorFlow's
-mixed-precision output within 1e-2 * max(1, max|TensorFlow|) (float16
-rounding).
+be refused for Cast and nothing else; and `optimize-for-inference
+--compute_in_float32` (Frost's: half computed in float32) must leave no Cast
+and no batch norm, compute TensorFlow's mixed-precision output in TensorFlow,
+and load and match it in OpenCV, within 1e-2 * max(1, max|TensorFlow|)
+(float16 rounding).
 
 For information only (never a failure) it also gives TensorFlow's own
 optimize_for_inference, alone and followed by Grappler's constant folding, to
@@ -228,28 +229,6 @@ def grappler_constfold(graph_def, out):
     return tf_optimizer.OptimizeGraph(config, meta)
 
 
-def splice_casts(graph_def):
-    """The graph with every Cast replaced by its input."""
-    from tensorflow.core.framework import graph_pb2
-    casts = {n.name: n.input[0] for n in graph_def.node if n.op == "Cast"}
-
-    def resolve(name):
-        while name.split(":")[0] in casts and not name.startswith("^"):
-            name = casts[name.split(":")[0]]
-        return name
-    result = graph_pb2.GraphDef()
-    result.CopyFrom(graph_def)
-    del result.node[:]
-    for n in graph_def.node:
-        if n.op == "Cast":
-            continue
-        copy = result.node.add()
-        copy.CopyFrom(n)
-        copy.ClearField("input")
-        copy.input.extend(resolve(i) for i in n.input)
-    return result
-
-
 def describe(results, want, tolerance):
     """(all passed, text) for run_opencv's results against TensorFlow's output."""
     ok, parts = True, []
@@ -323,16 +302,32 @@ def check(name, tool, tf_path, version, engines):
                 elif not refused_for_cast(error):
                     fail("%s: OpenCV %s refuses the optimized graph for something else than "
                          "Cast: %s" % (name, short(engine), error))
-            spliced = os.path.join(tmp, "spliced.pb")
-            open(spliced, "wb").write(splice_casts(optimized).SerializeToString())
-            ok, text = describe(run_opencv(spliced, x, engines, tmp), want, MIXED_TOLERANCE)
+            # Frost's answer: the same optimization computing in float32.
+            widened = os.path.join(tmp, "float32.pb")
+            p = subprocess.run(tool + ["--input", src, "--output", widened, "--input_names", inp,
+                                       "--output_names", out, "--compute_in_float32"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if p.returncode != 0:
+                fail("%s: optimize-for-inference --compute_in_float32 exits %d: %s"
+                     % (name, p.returncode, p.stderr.strip()))
+            graph = graph_pb2.GraphDef.FromString(open(widened, "rb").read())
+            left = [n.name for n in graph.node if n.op in ("Cast", "FusedBatchNorm", "FusedBatchNormV3",
+                                                          "Rsqrt")]
+            if left:
+                fail("%s: --compute_in_float32 leaves Cast or batch norm nodes: %s" % (name, left[:5]))
+            diff, _ = scaled_diff(run_tf(graph, out + ":0", {inp + ":0": x}), want)
+            if diff > MIXED_TOLERANCE * scale:
+                fail("%s: --compute_in_float32 computes, in TensorFlow, the mixed-precision "
+                     "output within %.3g only" % (name, diff))
+            ok, text = describe(run_opencv(widened, x, engines, tmp), want, MIXED_TOLERANCE)
             if not ok:
-                fail("%s: with its Cast nodes spliced out, OpenCV: %s (limit %.2g)"
+                fail("%s: with --compute_in_float32, OpenCV: %s (limit %.2g)"
                      % (name, text, MIXED_TOLERANCE * scale))
             error = next(e for _, e in probe.values())
-            print("%s; refuses Cast, as it does x->float16->float32 alone (%s); with the %d Cast "
-                  "spliced out: %s (float16 rounding, limit %.2g)"
-                  % (head, error, casts, text, MIXED_TOLERANCE * scale))
+            print("%s; refuses Cast, as it does x->float16->float32 alone (%s); with "
+                  "--compute_in_float32 (%d nodes, no Cast, batch norms folded): %s "
+                  "(float16 rounding, limit %.2g)"
+                  % (head, error, len(graph.node), text, MIXED_TOLERANCE * scale))
         else:
             ok, text = describe(results, want, TOLERANCE)
             if not ok:
