@@ -216,6 +216,18 @@ ArgParser::Setter ArgParser::storeString(std::string &Field) {
   };
 }
 
+ArgParser::Setter ArgParser::storeCommaList(std::vector<std::string> &Field) {
+  return [&Field](llvm::StringRef V) {
+    llvm::SmallVector<llvm::StringRef, 8> Parts;
+    V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+    Field.clear();
+    for (llvm::StringRef Part : Parts)
+      if (!Part.trim().empty())
+        Field.push_back(Part.trim().str());
+    return absl::OkStatus();
+  };
+}
+
 ArgParser::Setter ArgParser::storeFlag(bool &Field, bool Invert) {
   return [&Field, Invert](llvm::StringRef V) {
     Field = (V == "true") != Invert;

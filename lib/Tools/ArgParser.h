@@ -62,6 +62,9 @@ public:
   /// (or its opposite, for `--keep-x` meaning "not x").
   static Setter storeString(std::string &Field);
   static Setter storeFlag(bool &Field, bool Invert = false);
+  /// TensorFlow's comma lists: "a, b,,c" -> {"a", "b", "c"} (items trimmed,
+  /// empty ones dropped), replacing what Field held.
+  static Setter storeCommaList(std::vector<std::string> &Field);
 
   /// Parses `Args` (without the program name). Arguments that are not
   /// options, and everything after `--`, go to `Positional`. The first error

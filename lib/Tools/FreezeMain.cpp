@@ -224,15 +224,9 @@ int runFreeze(FreezeCommandLine &C) {
   TimingReport Timing;
   C.O.PM.Timing = &Timing;
   C.O.Notes = C.Quiet ? nullptr : &llvm::errs();
-  auto fail = [](const absl::Status &S) {
-    printError(S);
-    return 1;
-  };
   // Mistakes on the command line are usage errors: exit 2, as argparse does.
-  auto usage = [](const absl::Status &S) {
-    printError(S);
-    return 2;
-  };
+  auto fail = runFailure;
+  auto usage = usageFailure;
   if (C.Output.empty())
     return usage(absl::InvalidArgumentError(
         "no output file: give -o FROZEN.pb (freeze_graph.py: --output_graph; - for stdout)"));

@@ -14,7 +14,6 @@
 
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
-#include "frost/IR/Verifier.h"
 #include "frost/Support/File.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tools/ToolSupport.h"
@@ -30,7 +29,7 @@ namespace {
 
 struct OptimizeCommandLine {
   std::string Input, Output;
-  std::vector<std::string> InputNames, OutputNames, PlaceholderTypes{"1"}, ToConst;
+  std::vector<std::string> InputNames, OutputNames, PlaceholderTypes, ToConst;
   bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false;
   PassManagerOptions PM;
   bool Timing = false, Help = false, Version = false;
@@ -41,16 +40,7 @@ ArgParser makeParser(OptimizeCommandLine &C) {
   ArgParser P;
   auto str = ArgParser::storeString;
   auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
-  auto list = [](std::vector<std::string> &Field) {
-    return [&Field](llvm::StringRef V) {
-      llvm::SmallVector<llvm::StringRef, 8> Parts;
-      V.split(Parts, ',', -1, /*KeepEmpty=*/false);
-      Field.clear();
-      for (llvm::StringRef Part : Parts)
-        Field.push_back(Part.trim().str());
-      return absl::OkStatus();
-    };
-  };
+  auto list = ArgParser::storeCommaList;
   const std::string Main = "optimize_for_inference.py flags (same meaning)", Other = "Options",
                     Debug = "Debugging (the pass manager's)";
   P.add({{"input"}, K::Value, "FILE", "The frozen GraphDef to optimize, binary or text",
@@ -101,57 +91,44 @@ const char *Usage =
 int runOptimize(OptimizeCommandLine &C) {
   TimingReport Timing;
   C.PM.Timing = &Timing;
-  auto fail = [](const absl::Status &S) {
-    printError(S);
-    return 1;
-  };
-  auto usage = [](const absl::Status &S) {
-    printError(S);
-    return 2;
-  };
   if (C.Input.empty())
-    return usage(absl::InvalidArgumentError("no input: give --input=FILE"));
+    return usageFailure(absl::InvalidArgumentError("no input: give --input=FILE"));
   if (C.Output.empty())
-    return usage(absl::InvalidArgumentError("no output: give --output=FILE"));
+    return usageFailure(absl::InvalidArgumentError("no output: give --output=FILE"));
   if (C.InputNames.empty() || C.OutputNames.empty())
-    return usage(absl::InvalidArgumentError(
+    return usageFailure(absl::InvalidArgumentError(
         "give the graph's inputs and outputs: --input_names=NAMES --output_names=NAMES"));
   for (const std::string &Name : C.InputNames)
     if (Name.find(':') != std::string::npos)
-      return usage(absl::InvalidArgumentError(
+      return usageFailure(absl::InvalidArgumentError(
           absl::StrCat("input name '", Name, "' has a port: give the node's name")));
   OptimizeTargets Targets{C.InputNames, C.OutputNames, {}, {}};
-  for (const std::string &Enum : C.PlaceholderTypes) {
+  // TensorFlow's default: 1, float.
+  for (const std::string &Enum : C.PlaceholderTypes.empty() ? std::vector<std::string>{"1"}
+                                                             : C.PlaceholderTypes) {
     int Number;
     if (llvm::StringRef(Enum).getAsInteger(10, Number))
-      return usage(absl::InvalidArgumentError(absl::StrCat(
+      return usageFailure(absl::InvalidArgumentError(absl::StrCat(
           "--placeholder_type_enum: '", Enum, "' is not a DataType number (1 is float)")));
     Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
   }
   PassRegistry Registry;
   registerAllPasses(Registry);
   if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
-    return usage(S);
+    return usageFailure(S);
 
   noteInputFiles(C.Input);
   if (absl::Status S = checkNotAnInput(C.Output); !S.ok())
-    return fail(S);
+    return runFailure(S);
   absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
   if (!Output.ok())
-    return fail(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
-    Stopwatch Timer(&Timing, "read input");
-    return readModel(C.Input);
-  }();
+    return runFailure(Output.status());
+  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(C.Input, Timing, C.PM.VerifyEach);
   if (!M.ok())
-    return fail(M.status());
-  Graph &G = (*M)->graph();
-  if (C.PM.VerifyEach)
-    if (absl::Status S = verifyGraph(G); !S.ok())
-      return fail(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
+    return runFailure(M.status());
 
   std::vector<std::string> Skipped;
-  Targets.Bind = placeholdersToConst(G, C.ToConst, Skipped);
+  Targets.Bind = placeholdersToConst((*M)->graph(), C.ToConst, Skipped);
   for (const std::string &Name : Skipped)
     llvm::errs() << "warning: not binding '" << Name
                  << "': only bool placeholders become constants\n";
@@ -161,22 +138,16 @@ int runOptimize(OptimizeCommandLine &C) {
   Sequence.ComputeInFloat32 = C.ComputeInFloat32;
   PassManager PM(C.PM);
   if (absl::Status S = addOptimizePasses(PM, Registry, Sequence, Targets); !S.ok())
-    return usage(S);
+    return usageFailure(S);
   PassContext Ctx(llvm::errs());
   if (absl::Status S = PM.run(**M, Ctx); !S.ok())
-    return fail(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
+    return runFailure(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
   if (C.PM.Statistics)
     PM.printStatistics(*C.PM.Out, Ctx);
-  {
-    Stopwatch Timer(&Timing, "write output");
-    (*M)->dropContainer();
-    WriteOptions Write;
-    Write.Enc = C.FrozenGraph ? Encoding::Binary : Encoding::Text;
-    if (absl::Status S = writeModel(**M, **Output, Write); !S.ok())
-      return fail(S);
-  }
-  if (absl::Status S = (*Output)->commit(); !S.ok())
-    return fail(S);
+  if (absl::Status S = writeToolOutput(**M, **Output,
+                                       C.FrozenGraph ? Encoding::Binary : Encoding::Text, Timing);
+      !S.ok())
+    return runFailure(S);
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

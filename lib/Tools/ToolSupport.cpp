@@ -1,6 +1,7 @@
 //===- ToolSupport.cpp - What every Frost tool does alike -----------------===//
 #include "frost/Tools/ToolSupport.h"
 
+#include "frost/IR/Verifier.h"
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
@@ -138,6 +139,39 @@ int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
   llvm::errs() << joinFindings(Findings) << "\n";
   llvm::errs().flush();
   return 2;
+}
+
+int runFailure(const absl::Status &S) {
+  printError(S);
+  return 1;
+}
+
+int usageFailure(const absl::Status &S) {
+  printError(S);
+  return 2;
+}
+
+absl::StatusOr<std::unique_ptr<Model>> readToolInput(llvm::StringRef Path, TimingReport &Timing,
+                                                     bool Verify) {
+  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
+    Stopwatch Timer(&Timing, "read input");
+    return readModel(Path);
+  }();
+  if (M.ok() && Verify)
+    if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
+      return absl::Status(S.code(), absl::StrCat(Path.str(), ": ", S.message()));
+  return M;
+}
+
+absl::Status writeToolOutput(Model &M, OutputFile &Out, Encoding Enc, TimingReport &Timing) {
+  {
+    Stopwatch Timer(&Timing, "write output");
+    M.dropContainer();
+    WriteOptions Write;
+    Write.Enc = Enc;
+    FROST_RETURN_IF_ERROR(writeModel(M, Out, Write));
+  }
+  return Out.commit();
 }
 
 } // namespace frost

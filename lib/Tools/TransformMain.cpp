@@ -39,15 +39,7 @@ ArgParser makeParser(TransformCommandLine &C) {
   auto str = ArgParser::storeString;
   auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
   // TensorFlow splits on ','; empty names name nothing and are dropped.
-  auto list = [](std::vector<std::string> &Field) {
-    return [&Field](llvm::StringRef V) {
-      llvm::SmallVector<llvm::StringRef, 8> Parts;
-      V.split(Parts, ',', -1, /*KeepEmpty=*/false);
-      for (llvm::StringRef Part : Parts)
-        Field.push_back(Part.str());
-      return absl::OkStatus();
-    };
-  };
+  auto list = ArgParser::storeCommaList;
   const std::string Main = "transform_graph flags (same meaning)", Other = "Options",
                     Debug = "Debugging (the pass manager's)";
   P.add({{"in_graph"}, K::Value, "FILE", "The GraphDef to transform, binary or text",
@@ -96,61 +88,41 @@ void printTransformList(llvm::raw_ostream &OS) {
 int runTransform(TransformCommandLine &C) {
   TimingReport Timing;
   C.PM.Timing = &Timing;
-  auto fail = [](const absl::Status &S) {
-    printError(S);
-    return 1;
-  };
-  auto usage = [](const absl::Status &S) {
-    printError(S);
-    return 2;
-  };
   if (C.InGraph.empty())
-    return usage(absl::InvalidArgumentError("no input: give --in_graph=FILE"));
+    return usageFailure(absl::InvalidArgumentError("no input: give --in_graph=FILE"));
   if (C.OutGraph.empty())
-    return usage(absl::InvalidArgumentError("no output: give --out_graph=FILE"));
+    return usageFailure(absl::InvalidArgumentError("no output: give --out_graph=FILE"));
   if (C.Transforms.empty())
-    return usage(absl::InvalidArgumentError(
+    return usageFailure(absl::InvalidArgumentError(
         "no transform: give --transforms='...' (transform-graph --help lists them)"));
   PassRegistry Registry;
   registerAllPasses(Registry);
   if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
-    return usage(S);
+    return usageFailure(S);
   absl::StatusOr<std::vector<TransformCall>> Calls = parseTransformList(C.Transforms);
   if (!Calls.ok())
-    return usage(Calls.status());
+    return usageFailure(Calls.status());
   absl::StatusOr<std::vector<PreparedTransform>> Transforms =
       prepareGraphTransforms(*Calls, {C.Inputs, C.Outputs}, Registry, C.Transforms);
   if (!Transforms.ok())
-    return usage(Transforms.status());
+    return usageFailure(Transforms.status());
 
   noteInputFiles(C.InGraph);
   if (absl::Status S = checkNotAnInput(C.OutGraph); !S.ok())
-    return fail(S);
+    return runFailure(S);
   absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.OutGraph);
   if (!Output.ok())
-    return fail(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
-    Stopwatch Timer(&Timing, "read input");
-    return readModel(C.InGraph);
-  }();
+    return runFailure(Output.status());
+  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(C.InGraph, Timing, C.PM.VerifyEach);
   if (!M.ok())
-    return fail(M.status());
-  if (C.PM.VerifyEach)
-    if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
-      return fail(absl::Status(S.code(), absl::StrCat(C.InGraph, ": ", S.message())));
+    return runFailure(M.status());
   if (absl::Status S = runGraphTransforms(*M, std::move(*Transforms), C.PM, llvm::errs());
       !S.ok())
-    return fail(S);
-  {
-    Stopwatch Timer(&Timing, "write output");
-    (*M)->dropContainer();
-    WriteOptions Write;
-    Write.Enc = C.OutputAsText ? Encoding::Text : Encoding::Binary;
-    if (absl::Status S = writeModel(**M, **Output, Write); !S.ok())
-      return fail(S);
-  }
-  if (absl::Status S = (*Output)->commit(); !S.ok())
-    return fail(S);
+    return runFailure(S);
+  if (absl::Status S = writeToolOutput(**M, **Output,
+                                       C.OutputAsText ? Encoding::Text : Encoding::Binary, Timing);
+      !S.ok())
+    return runFailure(S);
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

@@ -2,7 +2,10 @@
 #ifndef FROST_TOOLS_TOOLSUPPORT_H
 #define FROST_TOOLS_TOOLSUPPORT_H
 
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/File.h"
 #include "frost/Support/Version.h"
 
 #include "absl/status/status.h"
@@ -22,6 +25,20 @@ inline constexpr size_t MaxEchoedWord = 200;
 /// `Text` with each blank-separated word beyond MaxEchoedWord characters cut
 /// to its start and "...(N characters)".
 std::string cutLongWords(llvm::StringRef Text);
+
+/// Prints S and returns 1, the exit code of a run that failed.
+int runFailure(const absl::Status &S);
+/// Prints S and returns 2, the exit code of a bad command line (argparse's).
+int usageFailure(const absl::Status &S);
+
+/// A graph-in, graph-out tool's input: the model at `Path`, timed as "read
+/// input", verified when `Verify` (errors name the file).
+absl::StatusOr<std::unique_ptr<Model>> readToolInput(llvm::StringRef Path, TimingReport &Timing,
+                                                     bool Verify);
+
+/// Writes M as a bare graph into `Out` (timed as "write output") and
+/// commits it: the file appears whole or not at all.
+absl::Status writeToolOutput(Model &M, OutputFile &Out, Encoding Enc, TimingReport &Timing);
 
 /// What every tool does first: protobuf's own log lines (invalid UTF-8, a
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.
