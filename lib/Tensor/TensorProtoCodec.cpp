@@ -18,6 +18,9 @@ using tensorflow::DataType;
 
 namespace {
 
+/// The largest tensor decoded: what a GraphDef (under 2 GiB) can hold.
+constexpr uint64_t MaxDecodedBytes = 0x7fffffff;
+
 /// Applies the count rules to a typed field holding `Count` values.
 absl::Status checkCount(int64_t Count, int64_t N, llvm::StringRef Where, llvm::StringRef Field,
                         bool Exact) {
@@ -77,9 +80,12 @@ absl::StatusOr<TensorData> decodeTensorValues(DataType DType, std::vector<int64_
     return absl::UnimplementedError(absl::StrCat(Where.str(), ": cannot decode a ",
                                                  dataTypeName(DType), " tensor"));
   uint64_t Bytes;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(N), Width, &Bytes) || Bytes > (1ull << 40))
+  // A GraphDef holds under 2 GiB, so only a value spread over a declared
+  // shape (a splat) can be larger: such a tensor is refused rather than
+  // allocated.
+  if (__builtin_mul_overflow(static_cast<uint64_t>(N), Width, &Bytes) || Bytes > MaxDecodedBytes)
     return absl::InvalidArgumentError(absl::StrCat(Where.str(), ": tensor of ", N,
-                                                   " elements is too large"));
+                                                   " elements is too large (over 2 GiB)"));
   if (!Proto.tensor_content().empty()) {
     if (Proto.tensor_content().size() != Bytes)
       return absl::InvalidArgumentError(absl::StrCat(

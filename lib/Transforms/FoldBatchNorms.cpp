@@ -22,9 +22,11 @@
 // under them. Run fold-constants first, so each scale is one Const.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
 
 #include "absl/strings/str_cat.h"
@@ -43,16 +45,20 @@ struct Affine {
 };
 
 /// `In` as a convolution with constant weights, possibly behind a bias add
-/// of a constant, each read only by the next node; nullopt otherwise.
-std::optional<Affine> matchAffine(const Input &In) {
-  if (In.isControl() || In.Port != 0 || In.Src->uses().size() != 1)
+/// of a constant, each read only by the next node and none an output;
+/// nullopt otherwise.
+std::optional<Affine> matchAffine(const Input &In, const llvm::StringSet<> &Protected) {
+  auto onlyHere = [&](const Node &N) {
+    return N.uses().size() == 1 && !Protected.contains(N.name());
+  };
+  if (In.isControl() || In.Port != 0 || !onlyHere(*In.Src))
     return std::nullopt;
   Affine A;
   Node *Conv = In.Src;
   if (matchOp(Conv, {"BiasAdd", "Add", "AddV2"}) && Conv->numDataInputs() == 2) {
     unsigned ConvSide = Conv->op() != "BiasAdd" && isConstInput(Conv->input(0));
     const Input &Inner = Conv->input(ConvSide);
-    if (Inner.Port != 0 || Inner.Src->uses().size() != 1)
+    if (Inner.Port != 0 || !onlyHere(*Inner.Src))
       return std::nullopt;
     A.BiasNode = Conv;
     Conv = Inner.Src;
@@ -64,7 +70,7 @@ std::optional<Affine> matchAffine(const Input &In) {
   if (A.BiasNode) {
     unsigned BiasSide = A.BiasNode->input(0).Src == Conv ? 1 : 0;
     absl::StatusOr<std::vector<double>> B =
-        channelValues(A.W, A.BiasNode->input(BiasSide), "bias");
+        biasValues(A.W, *A.BiasNode, A.BiasNode->input(BiasSide));
     if (!B.ok())
       return std::nullopt;
     A.Bias = *std::move(B);
@@ -73,6 +79,8 @@ std::optional<Affine> matchAffine(const Input &In) {
 }
 
 class FoldBatchNormsPass : public Pass {
+  ListOption<std::string> Outputs{*this, "outputs",
+                                  "Nodes kept as they are (the graph's outputs)"};
   Statistic NumScales{*this, "scales-folded", "Multiplications folded into weights"};
   Statistic NumShifts{*this, "shifts-folded", "Constant additions folded into a bias"};
 
@@ -122,7 +130,7 @@ class FoldBatchNormsPass : public Pass {
   }
 
   /// Folds N when it is a Mul or add of a constant after a convolution.
-  absl::StatusOr<bool> fold(Graph &G, Node &N) {
+  absl::StatusOr<bool> fold(Graph &G, Node &N, const llvm::StringSet<> &Protected) {
     if (N.numDataInputs() != 2 || !matchOp(&N, {"Mul", "Add", "AddV2", "BiasAdd"}))
       return false;
     for (unsigned ConstSide : {1u, 0u}) {
@@ -131,10 +139,11 @@ class FoldBatchNormsPass : public Pass {
       const Input &C = N.input(ConstSide);
       if (!isConstInput(C))
         continue;
-      std::optional<Affine> A = matchAffine(N.input(1 - ConstSide));
+      std::optional<Affine> A = matchAffine(N.input(1 - ConstSide), Protected);
       if (!A)
         continue;
-      absl::StatusOr<std::vector<double>> Values = channelValues(A->W, C, "constant");
+      absl::StatusOr<std::vector<double>> Values =
+          N.op() == "BiasAdd" ? biasValues(A->W, N, C) : channelValues(A->W, C, "constant");
       if (!Values.ok())
         continue;
       if (N.op() == "Mul") {
@@ -164,20 +173,21 @@ class FoldBatchNormsPass : public Pass {
 
   absl::Status run(Model &M, PassContext &) override {
     Graph &G = M.graph();
-    // Each fold removes a node, so this ends; a chain of scales and shifts
-    // folds one link per round.
+    FROST_ASSIGN_OR_RETURN(llvm::StringSet<> Protected, interfaceNodeNames(G, {}, *Outputs));
+    // Inputs first, so a chain of scales and shifts folds link by link in
+    // one walk; a fold removes a node, so the walks end.
     bool Changed = true;
     while (Changed) {
       Changed = false;
       std::vector<std::string> Candidates;
-      for (Node &N : G)
-        if (matchOp(&N, {"Mul", "Add", "AddV2", "BiasAdd"}))
-          Candidates.push_back(N.name().str());
+      for (Node *N : graphConstructionOrder(G))
+        if (matchOp(N, {"Mul", "Add", "AddV2", "BiasAdd"}))
+          Candidates.push_back(N->name().str());
       for (const std::string &Name : Candidates) {
         Node *N = G.findNode(Name);
         if (!N)
           continue;
-        FROST_ASSIGN_OR_RETURN(bool Folded, fold(G, *N));
+        FROST_ASSIGN_OR_RETURN(bool Folded, fold(G, *N, Protected));
         Changed |= Folded;
       }
     }

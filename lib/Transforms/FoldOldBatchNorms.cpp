@@ -31,6 +31,7 @@
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
 
 #include "absl/strings/str_cat.h"
@@ -91,6 +92,8 @@ absl::StatusOr<BatchNorm> readBatchNorm(Node &N) {
 }
 
 class FoldOldBatchNormsPass : public Pass {
+  ListOption<std::string> Outputs{*this, "outputs",
+                                  "Nodes kept as they are (the graph's outputs)"};
   Statistic NumFolded{*this, "batch-norms-folded", "Batch norm ops folded into convolutions"};
   Statistic NumLeftAlone{*this, "batch-norms-left-alone",
                          "Batch norm ops after a convolution left as they are (each with a "
@@ -98,7 +101,7 @@ class FoldOldBatchNormsPass : public Pass {
 
   /// Folds the batch norm when it follows a convolution: false when it does
   /// not, an error saying why when it does but cannot be folded.
-  absl::StatusOr<bool> fold(Graph &G, Node &N) {
+  absl::StatusOr<bool> fold(Graph &G, Node &N, const llvm::StringSet<> &Protected) {
     // The convolution, possibly behind a bias add.
     if (N.numDataInputs() == 0 || N.input(0).Port != 0)
       return false;
@@ -121,10 +124,12 @@ class FoldOldBatchNormsPass : public Pass {
     if (otherOutputsRead(N))
       return absl::InvalidArgumentError("its other outputs (batch mean, variance, ...) are read");
     for (Node *Between : {Add, X})
-      if (Between && Between->uses().size() != 1)
-        return absl::InvalidArgumentError(
-            absl::StrCat("'", Between->name().str(), "' is read by other nodes too"));
+      if (Between && (Between->uses().size() != 1 || Protected.contains(Between->name())))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "'", Between->name().str(), "' is read by other nodes too (or is an output)"));
     FROST_ASSIGN_OR_RETURN(std::optional<WeightedOp> W, matchWeightedOp(X));
+    if (!W)
+      return false;
     const tensorflow::AttrValue *ConvFormat = X->findAttr("data_format");
     std::string Format = ConvFormat ? ConvFormat->s() : "NHWC";
     if (Format != B.DataFormat)
@@ -150,7 +155,7 @@ class FoldOldBatchNormsPass : public Pass {
     }
     std::vector<double> BiasValues(Mean.size(), 0.0);
     if (Bias) {
-      FROST_ASSIGN_OR_RETURN(BiasValues, channelValues(*W, *Bias, "bias"));
+      FROST_ASSIGN_OR_RETURN(BiasValues, biasValues(*W, *Add, *Bias));
     }
     // BatchNormWithGlobalNormalization has one T; fused batch norms of float
     // or double convolutions have float parameters.
@@ -172,7 +177,9 @@ class FoldOldBatchNormsPass : public Pass {
                                               ParamType, Offset, *X));
     std::vector<Node *> Gone{Add, Bias ? Bias->Src : nullptr, B.Mean.Src, B.Variance.Src,
                              B.Beta.Src, B.Gamma ? B.Gamma->Src : nullptr};
-    if (N.op() == "BatchNormWithGlobalNormalization" && !B.Gamma)
+    // An unscaled BatchNormWithGlobalNormalization ignores its gamma input;
+    // it goes with the norm only when it is a constant.
+    if (N.op() == "BatchNormWithGlobalNormalization" && !B.Gamma && isConstInput(N.input(4)))
       Gone.push_back(N.input(4).Src);
     // The batch norm becomes the BiasAdd: its name, readers and control
     // inputs stay.
@@ -186,6 +193,8 @@ class FoldOldBatchNormsPass : public Pass {
     N.setInput(1, OffsetConst, 0);
     for (unsigned I = 4; I >= 2; --I)
       N.removeInput(I);
+    if (Add)
+      moveControlInputs(*Add, N);
     eraseIfUnused(G, Gone);
     ++NumFolded;
     return true;
@@ -197,8 +206,9 @@ class FoldOldBatchNormsPass : public Pass {
     for (Node &N : G)
       if (isBatchNormOp(N))
         Sites.push_back(&N);
+    FROST_ASSIGN_OR_RETURN(llvm::StringSet<> Protected, interfaceNodeNames(G, {}, *Outputs));
     for (Node *N : Sites) {
-      absl::StatusOr<bool> Folded = fold(G, *N);
+      absl::StatusOr<bool> Folded = fold(G, *N, Protected);
       if (!Folded.ok()) {
         Ctx.warning(name(), absl::StrCat("left '", N->name().str(), "' (", N->op().str(),
                                          ") alone: ", Folded.status().message()));

@@ -30,6 +30,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
 
@@ -47,11 +48,13 @@ public:
 
 private:
   Fusion Which;
+  ListOption<std::string> Outputs{*this, "outputs",
+                                  "Nodes kept even when the fused op no longer reads them"};
   Statistic NumFused{*this, "convolutions-fused", "Conv2D nodes fused with a pad or resize"};
   Statistic NumLeftAlone{*this, "sites-left-alone",
                          "Sites left as they are (each with a warning saying why)"};
 
-  static std::string whyNot(const Node &Conv, const Node *Resize, int64_t Batch) {
+  static std::string whyNot(const Node &Conv, const Node *Pad, const Node *Resize, int64_t Batch) {
     const tensorflow::AttrValue *Format = Conv.findAttr("data_format");
     if (Format && Format->s() != "NHWC")
       return absl::StrCat("its Conv2D has data_format ", Format->s(), "; the fused ops are NHWC");
@@ -64,16 +67,27 @@ private:
     if (Batch != 1)
       return absl::StrCat("its batch is ", Batch < 0 ? "not known to be 1" : absl::StrCat(Batch),
                           ": TensorFlow's fused kernels compute every image from the first");
+    if (Pad) {
+      const tensorflow::AttrValue *Tpaddings = Pad->findAttr("Tpaddings");
+      if (Tpaddings && Tpaddings->type() != tensorflow::DT_INT32)
+        return "its MirrorPad's paddings are not int32, which the fused ops take";
+    }
     if (Resize) {
       const tensorflow::AttrValue *HalfPixel = Resize->findAttr("half_pixel_centers");
       if (HalfPixel && HalfPixel->b())
         return "its ResizeBilinear uses half_pixel_centers, which FusedResizeAndPadConv2D cannot";
+      // The resize makes floats of any number type; the fused op reads its
+      // input as the convolution's T.
+      const tensorflow::AttrValue *ResizeT = Resize->findAttr("T");
+      const tensorflow::AttrValue *ConvT = Conv.findAttr("T");
+      if (!ResizeT || !ConvT || ResizeT->type() != ConvT->type())
+        return "its ResizeBilinear reads another type than the Conv2D's T";
     }
     return "";
   }
 
   absl::StatusOr<bool> fuse(Graph &G, Node &Conv, PassContext &Ctx,
-                            std::optional<GraphShapes> &Shapes) {
+                            std::optional<GraphShapes> &Shapes, const llvm::StringSet<> &Protected) {
     if (Conv.numDataInputs() != 2 || Conv.input(0).Port != 0)
       return false;
     Node *Pad = matchInput(&Conv, 0, "MirrorPad");
@@ -105,7 +119,7 @@ private:
     int64_t Batch = Bottom.Src->id() < Shapes->Shapes.size()
                         ? Shapes->of(*Bottom.Src, Bottom.Port).dim(0)
                         : -1;
-    if (std::string Why = whyNot(Conv, Resize, Batch); !Why.empty()) {
+    if (std::string Why = whyNot(Conv, Pad, Resize, Batch); !Why.empty()) {
       Ctx.warning(name(), absl::StrCat("left '", Conv.name().str(), "' alone: ", Why));
       ++NumLeftAlone;
       return false;
@@ -152,7 +166,13 @@ private:
       Conv.setInput(1, PadInput.Src, PadInput.Port);
       Conv.addDataInput(Filter.Src, Filter.Port);
     }
-    eraseIfUnused(G, {Pad, Resize});
+    // The fused op waits for what the pad and resize waited for.
+    for (Node *Gone : {Pad, Resize})
+      if (Gone)
+        moveControlInputs(*Gone, Conv);
+    for (Node *Gone : {Pad, Resize})
+      if (Gone && !Protected.contains(Gone->name()))
+        eraseIfUnused(G, {Gone});
     ++NumFused;
     return true;
   }
@@ -163,9 +183,10 @@ private:
     for (Node &N : G)
       if (N.op() == "Conv2D")
         Convs.push_back(&N);
+    FROST_ASSIGN_OR_RETURN(llvm::StringSet<> Protected, interfaceNodeNames(G, {}, *Outputs));
     std::optional<GraphShapes> Shapes;
     for (Node *Conv : Convs)
-      FROST_RETURN_IF_ERROR(fuse(G, *Conv, Ctx, Shapes).status());
+      FROST_RETURN_IF_ERROR(fuse(G, *Conv, Ctx, Shapes, Protected).status());
     return absl::OkStatus();
   }
 };

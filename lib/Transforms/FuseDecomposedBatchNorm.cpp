@@ -29,6 +29,7 @@
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
 
@@ -82,12 +83,13 @@ std::optional<Site> matchSite(Node &Root) {
       S.ScaleX = Root.input(I).Src;
       S.Sub = Root.input(1 - I).Src;
     }
-  if (!S.ScaleX || Root.input(0).Port != 0 || Root.input(1).Port != 0)
+  if (!S.ScaleX || Root.input(0).Port != 0 || Root.input(1).Port != 0 ||
+      S.ScaleX->numDataInputs() != 2 || S.Sub->numDataInputs() != 2)
     return std::nullopt;
   // Sub(beta, Mul(mean, s)).
   S.Beta = constOfRank(S.Sub->input(0), 1);
   S.ScaleMean = matchInput(S.Sub, 1, "Mul");
-  if (!S.Beta || !S.ScaleMean || S.Sub->numDataInputs() != 2)
+  if (!S.Beta || !S.ScaleMean || S.ScaleMean->numDataInputs() != 2)
     return std::nullopt;
   // s is the operand the two Muls share; x and mean are the others.
   for (unsigned I = 0; I < 2 && !S.S; ++I) {
@@ -99,7 +101,7 @@ std::optional<Site> matchSite(Node &Root) {
       S.Mean = Mean->Src;
     }
   }
-  if (!S.S || S.ScaleX->numDataInputs() != 2)
+  if (!S.S)
     return std::nullopt;
   // s = Rsqrt(...) or Mul(Rsqrt(...), gamma).
   if (matchOp(S.S, "Rsqrt")) {
@@ -129,42 +131,56 @@ std::optional<Site> matchSite(Node &Root) {
   return S;
 }
 
+/// More channels than any network has: a declared size beyond it is
+/// refused rather than allocated.
+constexpr int64_t MaxChannels = int64_t(1) << 24;
+
 class FuseDecomposedBatchNormPass : public Pass {
+  ListOption<std::string> Outputs{*this, "outputs",
+                                  "Nodes kept as they are (the graph's outputs)"};
   Statistic NumFused{*this, "batch-norms-fused", "Decomposed batch norms made one FusedBatchNorm"};
   Statistic NumLeftAlone{*this, "batch-norms-left-alone",
                          "Decomposed batch norms left as they are (each with a warning saying "
                          "why, or for fold-batch-norms when not 4-D)"};
 
   /// Why the site cannot be one FusedBatchNorm; empty when it can.
-  std::string refusal(const Site &S, const GraphShapes &Shapes) {
+  std::string refusal(const Site &S, const GraphShapes &Shapes, const llvm::StringSet<> &Protected) {
     const tensorflow::AttrValue *T = S.Root->findAttr("T");
     if (!T || T->type() != tensorflow::DT_FLOAT)
       return "it is not float (FusedBatchNorm takes float)";
-    if (Shapes.of(*S.X.Src, S.X.Port).rank() != 4)
+    PartialShape X = Shapes.of(*S.X.Src, S.X.Port);
+    if (X.rank() != 4)
       return "its input is not known to be 4-D";
-    bool Shared = !usedOnlyBy(*S.ScaleX, 1) || !usedOnlyBy(*S.Sub, 1) ||
-                  !usedOnlyBy(*S.ScaleMean, 1) || !usedOnlyBy(*S.S, 2) ||
-                  (S.Rsqrt != S.S && !usedOnlyBy(*S.Rsqrt, 1)) || !usedOnlyBy(*S.VarEps, 1);
+    auto onlyBy = [&](const Node &N, size_t Count) {
+      return usedOnlyBy(N, Count) && !Protected.contains(N.name());
+    };
+    bool Shared = !onlyBy(*S.ScaleX, 1) || !onlyBy(*S.Sub, 1) || !onlyBy(*S.ScaleMean, 1) ||
+                  !onlyBy(*S.S, 2) || (S.Rsqrt != S.S && !onlyBy(*S.Rsqrt, 1)) ||
+                  !onlyBy(*S.VarEps, 1);
     if (Shared)
-      return "one of its inner nodes is read elsewhere";
-    int64_t Channels = -1;
+      return "one of its inner nodes is read elsewhere (or is an output)";
+    // The constants broadcast along x's last axis; FusedBatchNorm needs one
+    // value per channel exactly.
+    int64_t Channels = X.dim(3);
+    if (Channels < 0 || Channels > MaxChannels)
+      return "its input's channel count is not known";
     for (Node *C : {S.Beta, S.Mean, S.Variance, S.Gamma}) {
       if (!C)
         continue;
       const tensorflow::AttrValue *DType = C->findAttr("dtype");
       int64_t Size = C->findAttr("value")->tensor().tensor_shape().dim(0).size();
-      if (!DType || DType->type() != tensorflow::DT_FLOAT || (Channels >= 0 && Size != Channels))
-        return absl::StrCat("its constant '", C->name().str(),
-                            "' is not float with one value per channel");
-      Channels = Size;
+      if (!DType || DType->type() != tensorflow::DT_FLOAT || Size != Channels)
+        return absl::StrCat("its constant '", C->name().str(), "' is not float with one value "
+                            "for each of the input's ", Channels, " channels");
     }
+    absl::StatusOr<std::vector<double>> Epsilon = constDoubles(*S.Epsilon);
+    if (!Epsilon.ok() || Epsilon->size() != 1)
+      return absl::StrCat("its epsilon '", S.Epsilon->name().str(), "' is not one float");
     return "";
   }
 
   absl::Status fuse(Graph &G, Site &S) {
     FROST_ASSIGN_OR_RETURN(std::vector<double> Epsilon, constDoubles(*S.Epsilon));
-    if (Epsilon.size() != 1)
-      return absl::InvalidArgumentError("epsilon is not one value");
     Node *Gamma = S.Gamma;
     if (!Gamma) {
       llvm::StringRef Scope = S.S->name();
@@ -187,6 +203,8 @@ class FuseDecomposedBatchNormPass : public Pass {
     Root.setInput(1, Gamma, 0);
     for (Node *Param : {S.Beta, S.Mean, S.Variance})
       Root.addDataInput(Param, 0);
+    for (Node *Inner : {S.ScaleX, S.Sub, S.ScaleMean, S.S, S.Rsqrt, S.VarEps})
+      moveControlInputs(*Inner, Root);
     eraseIfUnused(G, {S.ScaleX, S.Sub, S.ScaleMean, S.S, S.Rsqrt, S.VarEps, S.Epsilon});
     ++NumFused;
     return absl::OkStatus();
@@ -200,10 +218,11 @@ class FuseDecomposedBatchNormPass : public Pass {
         Sites.push_back(*S);
     if (Sites.empty())
       return absl::OkStatus();
+    FROST_ASSIGN_OR_RETURN(llvm::StringSet<> Protected, interfaceNodeNames(G, {}, *Outputs));
     GraphShapes Shapes = inferGraphShapes(G);
     std::vector<Site> Fusable;
     for (Site &S : Sites) {
-      std::string Why = refusal(S, Shapes);
+      std::string Why = refusal(S, Shapes, Protected);
       if (Why.empty()) {
         Fusable.push_back(S);
         continue;

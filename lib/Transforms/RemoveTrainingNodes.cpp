@@ -8,8 +8,8 @@
 // `outputs`; Frost also keeps those nothing reads (unnamed outputs).
 //
 // First, control inputs from nodes that cannot do anything are dropped: a
-// Const, or an Identity, StopGradient, Snapshot or NoOp whose own inputs are
-// all of that kind. A frozen TF2 graph orders its outputs after such a chain
+// Const, Identity, StopGradient, Snapshot or NoOp whose own inputs (control
+// ones too) are all of that kind. A frozen TF2 graph orders its outputs after such a chain
 // (`Identity(y, ^NoOp)`, the NoOp after the variables' reads, now Consts),
 // which keeps TensorFlow from splicing them and makes OpenCV refuse the graph
 // ("removePhaseSwitches: Input node ... should have at least one output
@@ -57,10 +57,8 @@ class RemoveTrainingNodesPass : public Pass {
     std::vector<bool> Inert(G.idBound(), false);
     std::vector<Node *> All = graphConstructionOrder(G);
     for (Node *N : All)
-      Inert[N->id()] = N->op() == "Const" ||
-                       (isPassThrough(N->op()) && llvm::all_of(N->inputs(), [&](const Input &In) {
-                          return Inert[In.Src->id()];
-                        }));
+      Inert[N->id()] = (N->op() == "Const" || isPassThrough(N->op())) &&
+                       llvm::all_of(N->inputs(), [&](const Input &In) { return Inert[In.Src->id()]; });
     for (Node *N : All) {
       unsigned Before = N->numInputs();
       N->removeInputsIf([&](const Input &In) { return In.isControl() && Inert[In.Src->id()]; });

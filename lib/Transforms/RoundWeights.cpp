@@ -64,7 +64,15 @@ class RoundWeightsPass : public Pass {
       // One value repeated is as compressible as it gets already.
       if (Min == Max)
         continue;
+      // A range beyond float's, or buckets too narrow to tell apart, would
+      // turn values into infinities or NaN.
       const float Width = (Max - Min) / static_cast<float>(*NumSteps);
+      if (!std::isfinite(Max - Min) || !(Width > 0) || !std::isfinite((Max - Min) / Width)) {
+        Ctx.warning(name(), absl::StrCat("left '", C.name().str(),
+                                         "' alone: its range does not split into ", *NumSteps,
+                                         " float buckets"));
+        continue;
+      }
       const int64_t LastBucket = *NumSteps - 1;
       for (float &F : Values) {
         int64_t Bucket = static_cast<int64_t>(std::floor((F - Min) / Width));

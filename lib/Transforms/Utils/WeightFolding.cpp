@@ -113,6 +113,32 @@ absl::StatusOr<std::vector<double>> channelValues(const WeightedOp &W, const Inp
   return Values;
 }
 
+absl::StatusOr<std::vector<double>> biasValues(const WeightedOp &W, const Node &Add,
+                                               const Input &Bias) {
+  if (Add.op() != "BiasAdd")
+    return channelValues(W, Bias, "bias");
+  const tensorflow::AttrValue *Format = Add.findAttr("data_format");
+  int Axis = Format && Format->s() == "NCHW" && W.OutputRank >= 3 ? 1 : W.OutputRank - 1;
+  if (Axis != W.ChannelAxis)
+    return absl::InvalidArgumentError(absl::StrCat(quoted(Add), " adds along axis ", Axis,
+                                                   ", not the channels of ", quoted(*W.Op)));
+  if (!isConstInput(Bias))
+    return absl::InvalidArgumentError(absl::StrCat("its bias ", quoted(*Bias.Src),
+                                                   " is not a Const (", Bias.Src->op().str(), ")"));
+  FROST_ASSIGN_OR_RETURN(std::vector<double> Values, constDoubles(*Bias.Src));
+  if (Values.size() != static_cast<size_t>(W.Channels))
+    return absl::InvalidArgumentError(absl::StrCat("its bias ", quoted(*Bias.Src), " has ",
+                                                   Values.size(), " values for ", W.Channels,
+                                                   " channels"));
+  return Values;
+}
+
+void moveControlInputs(const Node &From, Node &To) {
+  for (const Input &In : From.controlInputs())
+    if (In.Src != &To)
+      To.addControlInput(In.Src);
+}
+
 TensorData scaledWeights(const WeightedOp &W, llvm::ArrayRef<double> Scale) {
   const TensorData &V = W.WeightValue;
   llvm::ArrayRef<int64_t> Shape = V.shape();

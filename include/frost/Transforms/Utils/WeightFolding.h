@@ -52,6 +52,15 @@ bool isConstInput(const Input &In);
 absl::StatusOr<std::vector<double>> channelValues(const WeightedOp &W, const Input &In,
                                                   llvm::StringRef Role);
 
+/// The per-channel values `Add` (BiasAdd, Add or AddV2 of W's output) adds
+/// through its input `Bias`: a BiasAdd adds along the axis its data_format
+/// names, which must be W's channel axis; an add broadcasts (channelValues).
+absl::StatusOr<std::vector<double>> biasValues(const WeightedOp &W, const Node &Add,
+                                               const Input &Bias);
+
+/// Gives `To` the control inputs of `From`, which is going away.
+void moveControlInputs(const Node &From, Node &To);
+
 /// The values of a float or double Const as doubles, exactly.
 absl::StatusOr<std::vector<double>> constDoubles(const Node &C);
 
