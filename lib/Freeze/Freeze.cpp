@@ -409,7 +409,6 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     Optimize.ComputeInFloat32 = C.ComputeInFloat32;
     FROST_RETURN_IF_ERROR(addOptimizePasses(PM, Registry, Optimize, {{}, T.Keep, {}, {}}));
   }
-  size_t EndOptimizing = PM.passes().size();
   PM.append(std::move(Extra));
   R.Pipeline = PM.printPipeline();
   if (C.DumpPipeline)
@@ -420,7 +419,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   recordSignature(M, R, T.Keep);
   R.NodesBefore = M.graph().size();
   FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
-  for (size_t I = FirstOptimizing; I < EndOptimizing; ++I) {
+  for (size_t I = FirstOptimizing; I < PM.passes().size(); ++I) {
     const Pass &P = *PM.passes()[I];
     FreezeResult::PassChanges Changes{P.name().str(), {}};
     for (const Statistic *S : P.statistics())

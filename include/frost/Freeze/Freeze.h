@@ -113,7 +113,8 @@ struct FreezeResult {
   std::vector<FrozenVariable> Frozen;
   uint64_t frozenBytes() const;
   size_t NodesBefore = 0, NodesAfter = 0;
-  /// What each optimizing pass changed: its nonzero statistics.
+  /// What each pass after freezing (--optimize's, --pass-pipeline's)
+  /// changed: its nonzero statistics.
   struct PassChanges {
     std::string Pass;
     std::vector<std::pair<std::string, uint64_t>> Counts;
