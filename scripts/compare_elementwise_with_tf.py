@@ -35,6 +35,7 @@ SIGNED = [tf.int8, tf.int16, tf.int32, tf.int64]
 UNSIGNED = [tf.uint8, tf.uint16, tf.uint32, tf.uint64]
 INTS = SIGNED + UNSIGNED
 NUMBERS = FLOATS + INTS
+COMPLEX = [tf.complex64, tf.complex128]
 
 # Ops whose float results may differ by a few ulps (other libm/Eigen versions).
 # Sqrt and Reciprocal too: TensorFlow's vectorized float ones are Newton
@@ -88,7 +89,16 @@ OPS.update({
     "ClipByValue": (["t", "clip_value_min", "clip_value_max"],
                     FLOATS + SIGNED + [tf.uint8, tf.uint16]),
     "Cast": (["x"], NUMBERS + [tf.bool]),
+    "AddN": (["inputs"], NUMBERS + COMPLEX),
 })
+
+# AddN's input counts: each of TensorFlow's first functors (Add2 .. Add9: the
+# first K % 8 inputs, 8 for 0, 9 for 1), then groups of 8 added to the sum.
+ADDN_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 17, 18, 25, 265)
+# The smallest normal of each float dtype: AddN inputs around it are
+# subnormal or sum to subnormals (flushed).
+TINY = {tf.float32: 1.1754944e-38, tf.float64: 2.2250738585072014e-308,
+        tf.float16: 6.1035156e-05, tf.bfloat16: 1.1754944e-38}
 
 FLOAT_SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, np.inf, -np.inf, np.nan,
                   1e-3, 3.0, 7.0, -7.0, 100.0, -100.0, 1e30, -1e30, 1e-30, 65504.0, 300.7,
@@ -145,6 +155,43 @@ def random_values(rng, dt, n, op, role):
     return v
 
 
+def addn_values(rng, dt, n, scale, k):
+    """n values for one of AddN's k inputs: random with specials; floats at
+    magnitudes 10^-4 .. 10^4 apart (so that the order of the additions
+    shows), or, with `scale` "tiny", around the smallest normal (subnormal
+    inputs and sums), with few enough specials (NaN, inf) that most sums of
+    k have none; complex from two such float arrays."""
+    if dt.is_complex:
+        part = tf.float32 if dt == tf.complex64 else tf.float64
+        z = np.zeros(n, numpy_dtype(dt))
+        z.real, z.imag = (addn_values(rng, part, n, scale, k) for _ in range(2))
+        return z
+    v = random_values(rng, dt, n, "AddN", 0)
+    if not dt.is_floating or n == 0:
+        return v
+    if scale == "tiny":
+        w = rng.normal(0, 2, n) * TINY[dt]
+    else:
+        w = rng.normal(0, 1, n) * 10.0 ** rng.integers(-4, 5, n)
+    keep = rng.random(n) < min(0.1, 2.4 / k)  # Some of random_values' specials stay.
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(keep, v, w.astype(numpy_dtype(dt)))
+
+
+def addn_cases(rng, dt):
+    cases = []
+    counts = ADDN_COUNTS if dt in (tf.float32, tf.float16, tf.bfloat16, tf.int32) else \
+        (1, 2, 3, 8, 9, 17, 265)
+    for k in counts:
+        shapes = ([37], [2, 3]) if k > 100 else ([1037], [3, 5], [], [0, 3])
+        for shape in shapes:
+            for scale in (("wide", "tiny") if dt.is_floating or dt.is_complex else ("wide",)):
+                n = int(np.prod(shape)) if shape else 1
+                xs = [addn_values(rng, dt, n, scale, k).reshape(shape) for _ in range(k)]
+                cases.append(Case("AddN", dt, [(x, dt) for x in xs], {}, {"inputs": xs}))
+    return cases
+
+
 def shapes_for(arity):
     if arity == 1:
         return [([3, 5],), ([1037],), ([],), ([0, 3],), ([2, 33],)]
@@ -185,6 +232,9 @@ def tensor_json(array, dt):
 
 def make_cases(ops, rng):
     cases = []
+    # AddN's cases draw from their own stream: the other ops' cases stay
+    # those of the same seed without AddN.
+    addn_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
     for op in ops:
         names, dtypes = OPS[op]
         for dt in dtypes:
@@ -195,6 +245,9 @@ def make_cases(ops, rng):
                         x = random_values(rng, dt, n, op, 0)
                         attrs = {"DstT": dst, "Truncate": bool(rng.integers(0, 2))}
                         cases.append(Case(op, dt, [(x, dt)], attrs, {"x": x, **attrs}))
+                continue
+            if op == "AddN":
+                cases.extend(addn_cases(addn_rng, dt))
                 continue
             if op in ("Select", "SelectV2"):
                 for shape, cshape in (([4, 3], [4]), ([4, 3], [4, 3]), ([4, 3], []),
@@ -238,6 +291,11 @@ def make_cases(ops, rng):
     # Errors, with TensorFlow's messages.
     i32 = lambda *v: np.array(v, np.int32)  # noqa: E731
     f32 = lambda *v: np.array(v, np.float32)  # noqa: E731
+    if "AddN" in ops:
+        for xs in ([f32(1, 2), f32(1, 2, 3)], [f32(1, 2), f32(3, 4), f32(1, 2).reshape(1, 2)],
+                   [np.float32(1), f32(1)]):
+            cases.append(Case("AddN", tf.float32, [(x, tf.float32) for x in xs], {},
+                              {"inputs": xs}))
     for op in ("Div", "FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod"):
         cases.append(Case(op, tf.int32, [(i32(1, 2), tf.int32), (i32(1, 0), tf.int32)], {},
                           {"x": i32(1, 2), "y": i32(1, 0)}))
@@ -273,7 +331,9 @@ def run_tensorflow(case):
     """(numpy output, None) or (None, (code, message))."""
     kwargs = {}
     for name, value in case.kwargs.items():
-        if isinstance(value, np.ndarray) or np.isscalar(value) and not isinstance(value, (bool, float, str)):
+        if isinstance(value, list):  # AddN's inputs
+            kwargs[name] = [tf.constant(v, dtype=case.dtype) for v in value]
+        elif isinstance(value, np.ndarray) or np.isscalar(value) and not isinstance(value, (bool, float, str)):
             dt = None
             for (array, d) in case.inputs:
                 if array is value:
@@ -332,6 +392,10 @@ def compare(case, expected, result, max_ulp):
     npdt = numpy_dtype(dt)
     got = np.frombuffer(bytes.fromhex(out["hex"]), dtype=npdt)
     want = exp_arr.reshape(-1)
+    if dt.is_complex:  # Real and imaginary parts, each bitwise.
+        dt = tf.float32 if dt == tf.complex64 else tf.float64
+        npdt = numpy_dtype(dt)
+        got, want = got.view(npdt), np.ascontiguousarray(want).view(npdt)
     if dt.is_floating:
         width = np.dtype(npdt).itemsize * 8
         uint = {16: np.uint16, 32: np.uint32, 64: np.uint64}[width]
@@ -350,14 +414,14 @@ def compare(case, expected, result, max_ulp):
             ins = ", ".join(str(np.asarray(a).reshape(-1)[k % max(np.asarray(a).size, 1)])
                             for a, _ in case.inputs)
             return False, worst, (f"{len(bad)} of {got.size} differ (max {worst} ulp), e.g. "
-                                  f"element {k}: inputs {ins}: TensorFlow {want[k]!r}, Frost {got[k]!r}")
+                                  f"element {k}: inputs {ins[:300]}: TensorFlow {want[k]!r}, Frost {got[k]!r}")
         return True, worst, ""
     eq = got == want
     if not eq.all():
         k = np.nonzero(~eq)[0][0]
         ins = ", ".join(str(np.asarray(a).reshape(-1)[k % max(np.asarray(a).size, 1)])
                         for a, _ in case.inputs)
-        return False, 0, (f"{int((~eq).sum())} of {got.size} differ, e.g. element {k}: inputs {ins}: "
+        return False, 0, (f"{int((~eq).sum())} of {got.size} differ, e.g. element {k}: inputs {ins[:300]}: "
                           f"TensorFlow {want[k]!r}, Frost {got[k]!r}")
     return True, 0, ""
 

@@ -72,15 +72,6 @@ absl::StatusOr<std::vector<int64_t>> makeShape(const KernelContext &Ctx, tensorf
   return Dims;
 }
 
-absl::Status checkSameDType(const KernelContext &Ctx, size_t First, size_t Last) {
-  for (size_t I = First + 1; I < Last; ++I)
-    if (Ctx.input(I).dtype() != Ctx.input(First).dtype())
-      return Ctx.invalid(
-          absl::StrCat("inputs of different dtypes: ", dataTypeName(Ctx.input(First).dtype()),
-                       " and ", dataTypeName(Ctx.input(I).dtype())));
-  return absl::OkStatus();
-}
-
 std::vector<int64_t> stridesOf(llvm::ArrayRef<int64_t> Shape) {
   std::vector<int64_t> Strides(Shape.size(), 1);
   for (size_t D = Shape.size(); D-- > 1;)

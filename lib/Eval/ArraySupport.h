@@ -76,9 +76,6 @@ std::vector<int64_t> stridesOf(llvm::ArrayRef<int64_t> Shape);
 absl::StatusOr<std::vector<int64_t>> makeShape(const KernelContext &Ctx, tensorflow::DataType DType,
                                                std::vector<int64_t> Dims);
 
-/// All inputs in [First, Last) have the dtype of input First.
-absl::Status checkSameDType(const KernelContext &Ctx, size_t First, size_t Last);
-
 /// The dims of `T`, as a vector to build another shape from.
 inline std::vector<int64_t> shapeVector(const TensorData &T) {
   return std::vector<int64_t>(T.shape().begin(), T.shape().end());

@@ -1,9 +1,9 @@
 //===- Elementwise.cpp - Pass-through, arithmetic, comparisons, logic -----===//
 //
-// TensorFlow's binary cwise_op_*.cc kernels and bias_op: Eigen's scalar
-// functors over the flat elements, vectorized as TensorFlow's are, broadcast
-// as BCast does. Each kernel accepts the dtypes TensorFlow registers on the CPU;
-// complex dtypes are Unimplemented.
+// TensorFlow's binary cwise_op_*.cc kernels, bias_op and aggregate_ops (AddN):
+// Eigen's scalar functors over the flat elements, vectorized as TensorFlow's
+// are, broadcast as BCast does. Each kernel accepts the dtypes TensorFlow
+// registers on the CPU; complex dtypes are Unimplemented, except in AddN.
 //
 // Signed integer arithmetic wraps, as it does in TensorFlow's compiled
 // kernels, computed in the unsigned type so it is defined. Transcendental
@@ -89,6 +89,62 @@ template <typename T> T remainderOf(T X, T Y) {
     return std::fmod(X, Y);
 }
 
+/// x + y in T: wrapping for integers, rounded to T after each addition for
+/// floats (half and bfloat16 included, as Eigen's half and bfloat16 packets
+/// add in float and round back).
+auto addition() {
+  return wrapping([](auto A, auto B) { return A + B; });
+}
+
+/// Inputs [First, Last) of `In` (arrays of N elements) added left to right
+/// into `Sum`: ((in_First + in_First+1) + ...) + in_Last-1, each addition
+/// rounded to T, as Eigen evaluates TensorFlow's `in1 + in2 + ... + inK`.
+template <typename T>
+void sumInto(MutableArrayOf<T> &Sum, llvm::ArrayRef<ElementsOf<T>> In, size_t First, size_t Last,
+             int64_t N) {
+  auto Add = addition();
+  Sum = ArrayOf<T>(In[First].data(), N);
+  for (size_t I = First + 1; I < Last; ++I)
+    Sum = Add(Sum, ArrayOf<T>(In[I].data(), N));
+}
+
+/// AddNOp's CPU computation (aggregate_ops.h) over inputs of one shape: with
+/// K inputs, the first r = K % 8 of them (8 when r is 0, 9 when r is 1) are
+/// added left to right into the output (Add2Functor .. Add9Functor), then
+/// each following group of 8 is added left to right and the group's sum
+/// added to the output (Add8pFunctor: out += in1 + ... + in8). Nothing is
+/// forwarded in TensorFlow's constant folding, so inputs keep their order.
+template <typename T> TensorData addN(llvm::ArrayRef<TensorData> Inputs) {
+  constexpr size_t Width = 8;
+  if (Inputs.size() == 1)
+    return Inputs[0]; // Passed through.
+  std::vector<ElementsOf<T>> In;
+  In.reserve(Inputs.size());
+  for (const TensorData &X : Inputs)
+    In.emplace_back(X);
+  const int64_t N = In[0].size();
+  OutputOf<T> Out(shapeOf(Inputs[0]));
+  MutableArrayOf<T> Sum(Out.data(), N);
+  const size_t K = In.size();
+  size_t First = K % Width;
+  if (First < 2)
+    First += Width;
+  sumInto<T>(Sum, In, 0, First, N); // K >= First: 2 .. 7, or 8 (9) when K % 8 is 0 (1).
+  if (First == K)
+    return std::move(Out).finish();
+  std::unique_ptr<T[]> GroupSum(new T[N > 0 ? N : 1]);
+  MutableArrayOf<T> Group(GroupSum.get(), N);
+  for (size_t I = First; I < K; I += Width) {
+    sumInto<T>(Group, In, I, I + Width, N);
+    Sum = addition()(Sum, Group);
+  }
+  return std::move(Out).finish();
+}
+
+/// `T` with another dtype and shape of the same byte size, sharing its bytes.
+TensorData retyped(const TensorData &T, tensorflow::DataType DType, std::vector<int64_t> Shape) {
+  return TensorData::borrowed(DType, std::move(Shape), T.bytes(), T.keeper());
+}
 
 } // namespace
 
@@ -104,7 +160,7 @@ absl::StatusOr<Outputs> evalIdentity(const KernelContext &Ctx) {
 // Add is registered for strings (concatenation) and without uint16/32/64;
 // AddV2 for every number type.
 absl::StatusOr<Outputs> evalAdd(const KernelContext &Ctx) {
-  auto Sum = wrapping([](auto A, auto B) { return A + B; });
+  auto Sum = addition();
   if (Ctx.op() == "AddV2")
     return binary<Numbers>(Ctx, Sum);
   FROST_RETURN_IF_ERROR(checkBinary(Ctx));
@@ -116,6 +172,33 @@ absl::StatusOr<Outputs> evalAdd(const KernelContext &Ctx) {
   for (size_t K = 0; K < Out.size(); ++K)
     Out[K] = X.elements()[B.IndexX[K]] + Y.elements()[B.IndexY[K]];
   return Outputs{TensorData::strings(DT_STRING, std::move(B.Shape), std::move(Out))};
+}
+
+// AddN is registered for every number type, complex included; complex sums
+// add real and imaginary parts apart, as float (double) pairs: the same
+// additions in the same order.
+absl::StatusOr<Outputs> evalAddN(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1, /*AtLeast=*/true));
+  FROST_RETURN_IF_ERROR(checkSameDType(Ctx, 0, Ctx.numInputs()));
+  const TensorData &First = Ctx.input(0);
+  for (size_t I = 1; I < Ctx.numInputs(); ++I)
+    if (Ctx.input(I).shape() != First.shape())
+      return Ctx.invalid(absl::StrCat(
+          "Inputs to operation ", Ctx.op().str(), " of type ", Ctx.op().str(),
+          " must have the same size and shape.  Input 0: ", shapeString(First.shape()),
+          " != input ", I, ": ", shapeString(Ctx.input(I).shape())));
+  tensorflow::DataType DType = First.dtype();
+  if (DType != tensorflow::DT_COMPLEX64 && DType != tensorflow::DT_COMPLEX128)
+    return dispatch<Numbers>(Ctx, DType, [&](auto Tag) -> absl::StatusOr<Outputs> {
+      return Outputs{addN<typename decltype(Tag)::type>(Ctx.inputs())};
+    });
+  bool IsFloat = DType == tensorflow::DT_COMPLEX64;
+  std::vector<int64_t> Parts{2 * First.numElements()};
+  std::vector<TensorData> Inputs;
+  for (const TensorData &X : Ctx.inputs())
+    Inputs.push_back(retyped(X, IsFloat ? tensorflow::DT_FLOAT : tensorflow::DT_DOUBLE, Parts));
+  TensorData Sum = IsFloat ? addN<float>(Inputs) : addN<double>(Inputs);
+  return Outputs{retyped(Sum, DType, shapeOf(First))};
 }
 
 absl::StatusOr<Outputs> evalSub(const KernelContext &Ctx) {
@@ -306,7 +389,7 @@ absl::StatusOr<Outputs> evalBiasAdd(const KernelContext &Ctx) {
   TensorData Inputs[] = {Value, reshaped(Bias, std::move(BiasShape))};
   AttrMap NoAttrs;
   KernelContext Add(Ctx.op(), Inputs, NoAttrs);
-  return binary<Numbers>(Add, wrapping([](auto A, auto B) { return A + B; }));
+  return binary<Numbers>(Add, addition());
 }
 
 // --- Comparisons and logic ---------------------------------------------------

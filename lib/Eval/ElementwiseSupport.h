@@ -222,11 +222,7 @@ absl::StatusOr<TensorData> binaryMap(const KernelContext &Ctx, Fn &&Expr) {
 /// Both inputs of a binary op have its dtype T.
 inline absl::Status checkBinary(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
-  if (Ctx.input(0).dtype() != Ctx.input(1).dtype())
-    return Ctx.invalid(
-        absl::StrCat("inputs of different dtypes: ", dataTypeName(Ctx.input(0).dtype()), " and ",
-                     dataTypeName(Ctx.input(1).dtype())));
-  return absl::OkStatus();
+  return checkSameDType(Ctx, 0, 2);
 }
 
 /// A unary op over the dtypes `Types`: `Expr(array)` is an Eigen expression.

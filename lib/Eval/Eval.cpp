@@ -77,6 +77,15 @@ absl::Status KernelContext::checkNumInputs(size_t N, bool AtLeast) const {
                               N == 1 ? " input" : " inputs", ", got ", Inputs.size()));
 }
 
+absl::Status checkSameDType(const KernelContext &Ctx, size_t First, size_t Last) {
+  for (size_t I = First + 1; I < Last; ++I)
+    if (Ctx.input(I).dtype() != Ctx.input(First).dtype())
+      return Ctx.invalid(
+          absl::StrCat("inputs of different dtypes: ", dataTypeName(Ctx.input(First).dtype()),
+                       " and ", dataTypeName(Ctx.input(I).dtype())));
+  return absl::OkStatus();
+}
+
 absl::Status KernelContext::invalid(llvm::StringRef Message) const {
   return absl::InvalidArgumentError(absl::StrCat(Op.str(), ": ", Message.str()));
 }

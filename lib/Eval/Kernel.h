@@ -70,6 +70,10 @@ private:
 
 using KernelFn = absl::StatusOr<Outputs> (*)(const KernelContext &);
 
+/// All inputs in [First, Last) have the dtype of input First; otherwise
+/// InvalidArgument "inputs of different dtypes: float and int32".
+absl::Status checkSameDType(const KernelContext &Ctx, size_t First, size_t Last);
+
 // --- Element types ---------------------------------------------------------
 
 /// The dtypes a kernel is registered for, as a bit set.

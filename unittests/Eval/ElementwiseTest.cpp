@@ -16,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <limits>
 
@@ -165,6 +166,50 @@ TEST(ElementwiseTest, AddDtypesAsTensorFlowRegisters) {
   TensorData Str = strings({1}, {"a"});
   EXPECT_TRUE(absl::IsUnimplemented(evalStatus("AddV2", {Str, Str})));
   EXPECT_TRUE(absl::IsUnimplemented(evalStatus("Sub", {Str, Str})));
+}
+
+TEST(ElementwiseTest, AddNAddsInTensorFlowsGroups) {
+  // 1 + 1e8 - 1e8 is 0 added left to right (1e8 + 1 rounds to 1e8) but 1
+  // in TensorFlow's order: of 10 inputs, the first 2 into the output, then
+  // the group of the other 8 (1e8 - 1e8 + 0 ...) added to it.
+  std::vector<TensorData> Ten(10, floats({0}));
+  Ten[0] = floats({1});
+  Ten[2] = floats({1e8f});
+  Ten[3] = floats({-1e8f});
+  EXPECT_EQ(evalOne("AddN", Ten).values<float>(), (std::vector<float>{1}));
+  // Of 9 inputs, all 9 left to right: (1 + 1e8) - 1e8 = 0.
+  Ten.pop_back();
+  Ten[1] = Ten[2];
+  Ten[2] = floats({0});
+  EXPECT_EQ(evalOne("AddN", Ten).values<float>(), (std::vector<float>{0}));
+  // Of 3 inputs: left to right, as given.
+  TensorData Out = evalOne("AddN", {floats({2}, {1e8f, 1e8f}), floats({2}, {1, -1e8f}),
+                                    floats({2}, {-1e8f, 1})});
+  EXPECT_EQ(Out.values<float>(), (std::vector<float>{0, 1}));
+  EXPECT_EQ(shapeOf(Out), (std::vector<int64_t>{2}));
+}
+
+TEST(ElementwiseTest, AddNDtypesAndErrors) {
+  // One input passes through; integers wrap; complex parts add apart.
+  EXPECT_EQ(evalOne("AddN", {ints({7})}).values<int32_t>(), (std::vector<int32_t>{7}));
+  int32_t Max = std::numeric_limits<int32_t>::max();
+  EXPECT_EQ(evalOne("AddN", {ints({Max}), ints({1}), ints({1})}).values<int32_t>(),
+            (std::vector<int32_t>{std::numeric_limits<int32_t>::min() + 1}));
+  TensorData C = tensor<float>(tensorflow::DT_COMPLEX64, {1}, {1, 2});
+  TensorData Sum = evalOne("AddN", {C, C, C});
+  EXPECT_EQ(Sum.dtype(), tensorflow::DT_COMPLEX64);
+  EXPECT_EQ(shapeOf(Sum), (std::vector<int64_t>{1}));
+  EXPECT_EQ(Sum.values<std::complex<float>>(), (std::vector<std::complex<float>>{{3, 6}}));
+  EXPECT_EQ(evalOne("AddN", {floats({0, 3}, {}), floats({0, 3}, {})}).numElements(), 0);
+  expectInvalid(evalStatus("AddN", {floats({1, 2}), floats({1, 2}), floats({1, 2}, {1, 2})}),
+                "AddN: Inputs to operation AddN of type AddN must have the same size and "
+                "shape.  Input 0: [2] != input 2: [1,2]");
+  expectInvalid(evalStatus("AddN", {floats({1}), ints({1})}),
+                "AddN: inputs of different dtypes: float and int32");
+  expectInvalid(evalStatus("AddN", {}), "AddN: expected at least 1 input, got 0");
+  absl::Status S = evalStatus("AddN", {bools({1}, {1}), bools({1}, {1})});
+  EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
+  EXPECT_TRUE(absl::IsUnimplemented(evalStatus("AddN", {strings({1}, {"a"})})));
 }
 
 TEST(ElementwiseTest, AddConcatenatesStrings) {
