@@ -74,6 +74,9 @@ from tensorflow.core.framework import graph_pb2  # noqa: E402
 from tensorflow.python.platform import tf_logging  # noqa: E402
 from tensorflow.python.tools import optimize_for_inference_lib  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fold_constants_oracle import freeze_v2, ulps  # noqa: E402
+
 tf1 = tf.compat.v1
 tf_logging.set_verbosity(tf_logging.ERROR)
 CONFIG = tf1.ConfigProto()
@@ -256,16 +259,6 @@ PART_A = {
 
 # --------------------------------------------------------------- part B models
 
-def freeze_v2(model, shape):
-    from tensorflow.python.framework.convert_to_constants import (
-        convert_variables_to_constants_v2)
-    fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
-        tf.TensorSpec(shape, tf.float32))
-    frozen = convert_variables_to_constants_v2(fn)
-    return (frozen.graph.as_graph_def(), frozen.inputs[0].op.name, frozen.outputs[0].op.name,
-            shape)
-
-
 def randomize_batch_norms(model):
     """Random moving statistics, gamma and beta, so that folding them shows."""
     rng = np.random.RandomState(11)
@@ -359,20 +352,6 @@ def frost_optimize(cmd, graph_def, inputs, outputs, toco, text=False):
         if text:
             return text_format.Parse(data.decode("utf-8"), graph_pb2.GraphDef())
         return graph_pb2.GraphDef.FromString(data)
-
-
-def ulps(a, b):
-    """Largest distance in units in the last place between two float arrays."""
-    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
-    if a.size == 0:
-        return 0
-    width = a.dtype.itemsize * 8
-    signed = {16: np.int16, 32: np.int32, 64: np.int64}[width]
-
-    def ordered(x):  # monotonic in the float's value; Python ints cannot overflow
-        return [v if v >= 0 else -(1 << (width - 1)) - v
-                for v in x.view(signed).ravel().tolist()]
-    return max(abs(x - y) for x, y in zip(ordered(a), ordered(b)))
 
 
 def close(want, got):
