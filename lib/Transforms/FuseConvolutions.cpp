@@ -136,12 +136,11 @@ private:
         Mode = *M;
     } else {
       // No padding: zero paddings make that stage of the fused op nothing.
-      std::string Name = absl::StrCat(Conv.name().str(), "_dummy_paddings");
-      Node *Zeros = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name, "Const");
-      Zeros->setDevice(Conv.device());
-      Zeros->attr("dtype").set_type(tensorflow::DT_INT32);
-      FROST_RETURN_IF_ERROR(setValueAttr(
-          *Zeros, TensorData::owned(tensorflow::DT_INT32, {4, 2}, std::string(32, '\0'))));
+      FROST_ASSIGN_OR_RETURN(
+          Node * Zeros,
+          createConst(G, absl::StrCat(Conv.name().str(), "_dummy_paddings"),
+                      TensorData::owned(tensorflow::DT_INT32, {4, 2}, std::string(32, '\0')),
+                      Conv.device()));
       PadInput = Input{Zeros, 0};
       Mode.set_s("REFLECT");
     }

@@ -56,13 +56,8 @@ class QuantizeWeightsPass : public Pass {
       Bytes[I] = static_cast<char>(static_cast<uint8_t>(std::clamp(Q, 0.0, 255.0)));
     }
 
-    auto makeConst = [&](llvm::StringRef Suffix, const TensorData &T) -> absl::StatusOr<Node *> {
-      std::string Name = absl::StrCat(C.name().str(), Suffix.str());
-      Node *N = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name, "Const");
-      N->setDevice(C.device());
-      N->attr("dtype").set_type(T.dtype());
-      FROST_RETURN_IF_ERROR(setValueAttr(*N, T));
-      return N;
+    auto makeConst = [&](llvm::StringRef Suffix, const TensorData &T) {
+      return createConst(G, absl::StrCat(C.name().str(), Suffix.str()), T, C.device());
     };
     auto scalar = [](float F) {
       return TensorData::owned(tensorflow::DT_FLOAT, {},

@@ -33,4 +33,13 @@ absl::Status setValueAttr(Node &N, const TensorData &T) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Node *> createConst(Graph &G, llvm::StringRef Name, const TensorData &T,
+                                   llvm::StringRef Device) {
+  Node *C = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name.str(), "Const");
+  C->setDevice(Device);
+  C->attr("dtype").set_type(T.dtype());
+  FROST_RETURN_IF_ERROR(setValueAttr(*C, T));
+  return C;
+}
+
 } // namespace frost

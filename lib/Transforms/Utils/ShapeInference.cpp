@@ -15,6 +15,7 @@
 #include "ShapeRules.h"
 
 #include "frost/IR/ConstructionOrder.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Utils/ConstValue.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -294,6 +295,9 @@ std::vector<PartialShape> inferOutputShapes(const Node &N, ShapeOfFn ShapeOf, Va
   return Out ? std::move(*Out) : Shapes{};
 }
 
+/// The largest constant whose value shape inference reads.
+constexpr int64_t MaxValueElements = int64_t(1) << 16;
+
 GraphShapes inferGraphShapes(const Graph &G) {
   GraphShapes S;
   S.Shapes.resize(G.idBound());
@@ -304,10 +308,19 @@ GraphShapes inferGraphShapes(const Graph &G) {
   };
   for (Node *N : graphConstructionOrder(G)) {
     if (N->op() == "Const") {
-      if (absl::StatusOr<TensorData> V = constValue(*N); V.ok()) {
-        S.Shapes[N->id()] = {PartialShape(std::vector<int64_t>(V->shape().begin(), V->shape().end()))};
-        Values[N->id()] = *std::move(V);
-      }
+      const tensorflow::AttrValue *Value = N->findAttr("value");
+      if (!Value || !Value->has_tensor())
+        continue;
+      absl::StatusOr<std::vector<int64_t>> Shape = shapeFromProto(Value->tensor().tensor_shape());
+      if (!Shape.ok())
+        continue;
+      S.Shapes[N->id()] = {PartialShape(*Shape)};
+      // Shape functions read small constants (shapes, axes, begin/end), never
+      // weights: those are not decoded (nor copied).
+      absl::StatusOr<int64_t> Count = numElements(*Shape);
+      if (Count.ok() && *Count <= MaxValueElements)
+        if (absl::StatusOr<TensorData> V = constValue(*N); V.ok())
+          Values[N->id()] = *std::move(V);
     } else {
       S.Shapes[N->id()] = inferOutputShapes(*N, ShapeOf, ValueOf);
     }

@@ -142,19 +142,23 @@ void moveControlInputs(const Node &From, Node &To) {
 TensorData scaledWeights(const WeightedOp &W, llvm::ArrayRef<double> Scale) {
   const TensorData &V = W.WeightValue;
   llvm::ArrayRef<int64_t> Shape = V.shape();
-  bool TransposedMatrix = W.Op->op() == "MatMul" && Shape[0] == W.Channels &&
-                          W.Op->findAttr("transpose_b") && W.Op->findAttr("transpose_b")->b();
+  const tensorflow::AttrValue *TransposeB = W.Op->findAttr("transpose_b");
+  bool TransposedMatrix = W.Op->op() == "MatMul" && TransposeB && TransposeB->b();
   int64_t Inner = TransposedMatrix ? Shape[1] : 1;
-  auto channelOf = [&](int64_t I) {
-    return static_cast<size_t>(TransposedMatrix ? I / Inner : I % W.Channels);
+  auto channelOf = [&](size_t I) {
+    return static_cast<size_t>(TransposedMatrix ? static_cast<int64_t>(I) / Inner
+                                                : static_cast<int64_t>(I) % W.Channels);
   };
+  // One copy of the bytes, scaled in place.
   auto scale = [&](auto Zero) {
     using T = decltype(Zero);
-    std::vector<T> Values = V.values<T>();
-    for (size_t I = 0; I < Values.size(); ++I)
-      Values[I] = static_cast<T>(static_cast<double>(Values[I]) * Scale[channelOf(I)]);
-    std::string Bytes(Values.size() * sizeof(T), '\0');
-    std::memcpy(Bytes.data(), Values.data(), Bytes.size());
+    std::string Bytes = V.bytes().str();
+    for (size_t I = 0; I < Bytes.size() / sizeof(T); ++I) {
+      T X;
+      std::memcpy(&X, Bytes.data() + I * sizeof(T), sizeof(T));
+      X = static_cast<T>(static_cast<double>(X) * Scale[channelOf(I)]);
+      std::memcpy(Bytes.data() + I * sizeof(T), &X, sizeof(T));
+    }
     return TensorData::owned(V.dtype(), {Shape.begin(), Shape.end()}, std::move(Bytes));
   };
   return V.dtype() == tensorflow::DT_FLOAT ? scale(float()) : scale(double());
@@ -175,20 +179,14 @@ absl::StatusOr<Node *> createChannelConst(Graph &G, llvm::StringRef Name,
     return absl::InvalidArgumentError(
         absl::StrCat("cannot make a ", dataTypeName(DType), " constant ", Name.str()));
   }
-  Node *C = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name.str(), "Const");
-  C->setDevice(Near.device());
-  C->attr("dtype").set_type(DType);
-  FROST_RETURN_IF_ERROR(setValueAttr(
-      *C, TensorData::owned(DType, {static_cast<int64_t>(Values.size())}, std::move(Bytes))));
-  return C;
+  return createConst(G, Name,
+                     TensorData::owned(DType, {static_cast<int64_t>(Values.size())}, std::move(Bytes)),
+                     Near.device());
 }
 
 absl::Status replaceWeights(Graph &G, WeightedOp &W, const TensorData &Value) {
-  std::string Name = absl::StrCat(W.Op->name().str(), "_weights");
-  Node *C = G.createNode(G.findNode(Name) ? G.uniqueName(Name) : Name, "Const");
-  C->setDevice(W.Weights->device());
-  C->attr("dtype").set_type(Value.dtype());
-  FROST_RETURN_IF_ERROR(setValueAttr(*C, Value));
+  FROST_ASSIGN_OR_RETURN(Node * C, createConst(G, absl::StrCat(W.Op->name().str(), "_weights"),
+                                               Value, W.Weights->device()));
   Node *Old = W.Weights;
   W.Op->setInput(1, C, 0);
   W.Weights = C;

@@ -24,6 +24,11 @@ absl::StatusOr<TensorData> constValue(const Node &N);
 /// (zero copy).
 absl::Status setValueAttr(Node &N, const TensorData &T);
 
+/// A new Const named `Name` (made unique when the name is taken) holding T,
+/// placed on `Device`.
+absl::StatusOr<Node *> createConst(Graph &G, llvm::StringRef Name, const TensorData &T,
+                                   llvm::StringRef Device);
+
 } // namespace frost
 
 #endif // FROST_TRANSFORMS_UTILS_CONSTVALUE_H
