@@ -49,7 +49,7 @@ private:
 
 absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
                                                  llvm::ArrayRef<TensorData> Inputs,
-                                                 const AttrMap &Attrs) {
+                                                 const AttrMap &Attrs, Exactness) {
   auto It = kernels().find(Op);
   if (It == kernels().end())
     return absl::UnimplementedError(absl::StrCat("no kernel for op ", Op.str()));

@@ -395,7 +395,18 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   Sequence.StripTrainingOps = C.StripTrainingOps;
   Sequence.DropVariableWrites = C.DropVariableWrites;
   Sequence.ClearDevices = C.ClearDevices;
+  R.Signature = C.Signature;
+  recordSignature(M, R, T.Keep);
+  R.NodesBefore = M.graph().size();
+  std::unique_ptr<Model> *Snapshot = C.KeepSource ? &R.Source : nullptr;
   for (llvm::StringRef Name : freezePasses(Sequence)) {
+    // The pass manager runs what was added since its last run: the passes
+    // before the conversion, then the snapshot, then the rest.
+    if (Snapshot && Name == "convert-variables-to-constants") {
+      FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+      *Snapshot = M.clone();
+      Snapshot = nullptr;
+    }
     FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P, createPass(Registry, Name));
     FROST_RETURN_IF_ERROR(configureFreezePass(*P, C, In, T));
     FROST_RETURN_IF_ERROR(P->validateOptions());
@@ -415,9 +426,6 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     *C.PM.Out << "Pass Manager with " << PM.passes().size() << " passes:\n"
                  << R.Pipeline << "\n";
 
-  R.Signature = C.Signature;
-  recordSignature(M, R, T.Keep);
-  R.NodesBefore = M.graph().size();
   FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
   for (size_t I = FirstOptimizing; I < PM.passes().size(); ++I) {
     const Pass &P = *PM.passes()[I];

@@ -2,6 +2,7 @@
 #include "frost/IR/EdgeTypes.h"
 
 #include "frost/IR/Graph.h"
+#include "frost/IR/OpClasses.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/StringSet.h"
@@ -27,31 +28,52 @@ EdgeKind kindOfTypeAttr(const Node &N, llvm::StringRef Attr) {
                                                               : EdgeKind::Unknown;
 }
 
-/// Argument `Index` (flat) of `Args` in a node `N` of the op they describe.
-EdgeKind kindOfArg(const Node &N,
-                   const google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef> &Args,
-                   int Index) {
+using ArgDefs = google::protobuf::RepeatedPtrField<tensorflow::OpDef::ArgDef>;
+
+/// The argument of `Args` that flat index `Index` falls in, in a node `N` of
+/// the op they describe; `Index` becomes the index within it.
+const tensorflow::OpDef::ArgDef *argAt(const Node &N, const ArgDefs &Args, int &Index) {
   auto Find = [&N](llvm::StringRef Name) { return N.findAttr(Name); };
   for (const tensorflow::OpDef::ArgDef &Arg : Args) {
     absl::StatusOr<int> Length = argLength(Arg, Find);
     if (!Length.ok())
-      return EdgeKind::Unknown;
-    if (Index >= *Length) {
-      Index -= *Length;
-      continue;
-    }
-    if (Arg.is_ref())
-      return EdgeKind::Ref;
-    if (Arg.type() != tensorflow::DT_INVALID)
-      return kindOfType(Arg.type());
-    if (!Arg.type_attr().empty())
-      return kindOfTypeAttr(N, Arg.type_attr());
-    const tensorflow::AttrValue *List = N.findAttr(Arg.type_list_attr());
-    return List && Index < List->list().type_size()
-               ? kindOfType(static_cast<tensorflow::DataType>(List->list().type(Index)))
-               : EdgeKind::Unknown;
+      return nullptr;
+    if (Index < *Length)
+      return &Arg;
+    Index -= *Length;
   }
-  return EdgeKind::Unknown;
+  return nullptr;
+}
+
+/// The dtype of argument `Index` (flat) of `Args` in node `N`, with `_REF`
+/// for reference arguments; DT_INVALID when unknown.
+tensorflow::DataType dtypeOfArg(const Node &N, const ArgDefs &Args, int Index) {
+  const tensorflow::OpDef::ArgDef *Arg = argAt(N, Args, Index);
+  if (!Arg)
+    return tensorflow::DT_INVALID;
+  tensorflow::DataType T = tensorflow::DT_INVALID;
+  if (Arg->type() != tensorflow::DT_INVALID) {
+    T = Arg->type();
+  } else if (!Arg->type_attr().empty()) {
+    const tensorflow::AttrValue *A = N.findAttr(Arg->type_attr());
+    if (A && A->value_case() == tensorflow::AttrValue::kType)
+      T = A->type();
+  } else if (const tensorflow::AttrValue *List = N.findAttr(Arg->type_list_attr());
+             List && Index < List->list().type_size()) {
+    T = static_cast<tensorflow::DataType>(List->list().type(Index));
+  }
+  if (Arg->is_ref() && T != tensorflow::DT_INVALID && T < RefOffset)
+    T = static_cast<tensorflow::DataType>(T + RefOffset);
+  return T;
+}
+
+/// What argument `Index` (flat) of `Args` carries in node `N`.
+EdgeKind kindOfArg(const Node &N, const ArgDefs &Args, int Index) {
+  int Within = Index;
+  const tensorflow::OpDef::ArgDef *Arg = argAt(N, Args, Within);
+  if (Arg && Arg->is_ref())
+    return EdgeKind::Ref;
+  return kindOfType(dtypeOfArg(N, Args, Index));
 }
 
 bool startsWithAny(llvm::StringRef Op, std::initializer_list<llvm::StringRef> Prefixes) {
@@ -132,6 +154,53 @@ std::vector<IllTypedEdge> findIllTypedEdges(const Graph &G, const OpRegistry &Op
       if (!Fits)
         Found.push_back({&N, I, Expected, Given});
     }
+  return Found;
+}
+
+tensorflow::DataType outputDType(const Node &N, int Port, const OpRegistry &Ops) {
+  if (const tensorflow::OpDef *Def = Ops.find(N.op()))
+    return dtypeOfArg(N, Def->output_arg(), Port);
+  llvm::StringRef Op = N.op();
+  auto typeAttr = [&N](llvm::StringRef Name) {
+    const tensorflow::AttrValue *A = N.findAttr(Name);
+    return A && A->value_case() == tensorflow::AttrValue::kType ? A->type()
+                                                                : tensorflow::DT_INVALID;
+  };
+  if (Port == 0 && (Op == "Const" || isPlaceholderOp(Op)))
+    return typeAttr("dtype");
+  if (Port == 0 && (Op == "Identity" || Op == "Snapshot"))
+    return typeAttr("T");
+  return tensorflow::DT_INVALID;
+}
+
+tensorflow::DataType expectedInputDType(const Node &N, unsigned Index, const OpRegistry &Ops) {
+  if (const tensorflow::OpDef *Def = Ops.find(N.op()))
+    return dtypeOfArg(N, Def->input_arg(), static_cast<int>(Index));
+  return tensorflow::DT_INVALID;
+}
+
+std::vector<MistypedEdge> findMistypedEdges(const Graph &G, const OpRegistry &Ops,
+                                            size_t *Checked) {
+  std::vector<MistypedEdge> Found;
+  size_t Count = 0;
+  for (const Node &N : G)
+    for (unsigned I = 0; I < N.numDataInputs(); ++I) {
+      tensorflow::DataType Expected = expectedInputDType(N, I, Ops);
+      const Input &In = N.input(I);
+      tensorflow::DataType Given = outputDType(*In.Src, In.Port, Ops);
+      if (Expected == tensorflow::DT_INVALID || Given == tensorflow::DT_INVALID)
+        continue;
+      ++Count;
+      // A reference reads as its value wherever a value is expected.
+      auto base = [](tensorflow::DataType T) {
+        return T > RefOffset ? static_cast<tensorflow::DataType>(T - RefOffset) : T;
+      };
+      bool Fits = Expected == Given || (Expected < RefOffset && base(Given) == Expected);
+      if (!Fits)
+        Found.push_back({&N, I, Expected, Given});
+    }
+  if (Checked)
+    *Checked = Count;
   return Found;
 }
 

@@ -15,4 +15,16 @@ llvm::StringRef containerKindName(ContainerKind Kind) {
   return "?";
 }
 
+std::unique_ptr<Model> Model::clone() const {
+  auto Copy = std::make_unique<Model>(TheGraph->clone());
+  if (Meta)
+    Copy->setContainer(std::make_unique<tensorflow::MetaGraphDef>(*Meta),
+                       Saved ? std::make_unique<tensorflow::SavedModel>(*Saved) : nullptr,
+                       MetaIndex);
+  Copy->SourcePath = SourcePath;
+  Copy->Sources = Sources;
+  Copy->Captured = Captured;
+  return Copy;
+}
+
 } // namespace frost

@@ -9,11 +9,12 @@
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/FreezeMain.h"
 
-#include "ArgParser.h"
+#include "FreezeFlags.h"
 
 #include "frost/Freeze/Freeze.h"
 #include "frost/Support/File.h"
 #include "frost/Tools/ToolSupport.h"
+#include "frost/Verify/Verify.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -40,9 +41,10 @@ void appendCommaList(llvm::StringRef Text, std::vector<std::string> &Out) {
   }
 }
 
-ArgParser makeParser(FreezeCommandLine &C) {
+} // namespace
+
+void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main) {
   using K = ArgParser::Kind;
-  ArgParser P;
   auto str = ArgParser::storeString;
   auto flag = [](bool &Field, bool Invert = false) { return ArgParser::storeFlag(Field, Invert); };
   auto list = [](std::vector<std::string> &Field) {
@@ -51,123 +53,115 @@ ArgParser makeParser(FreezeCommandLine &C) {
       return absl::OkStatus();
     };
   };
-  const std::string Main = "Options", Compat = "freeze_graph.py flags (same meaning)",
-                    Debug = "Debugging (the pass manager's)";
   P.add({{"outputs", "output_node_names"}, K::Value, "LIST",
          "Outputs to keep, comma separated: node names, tensor names\n"
          "(add:0), collection:NAME (a MetaGraph collection's nodes),\n"
          "signature:NAME (a signature's outputs)",
-         list(C.O.Outputs), Main});
-  P.add({{"o", "output", "output_graph"}, K::Value, "FILE",
-         "Where to write the frozen GraphDef (- for standard output)", str(C.Output), Main});
+         list(O.Outputs), Main});
   P.add({{"checkpoint", "input_checkpoint"}, K::Value, "PREFIX",
          "Checkpoint to freeze from: a prefix, one of its files, or a\n"
-         "directory (its latest); default: the input's own", str(C.O.Checkpoint), Main});
+         "directory (its latest); default: the input's own", str(O.Checkpoint), Main});
   P.add({{"signature"}, K::Value, "NAME",
          "Signature whose outputs to keep when --outputs is not given",
-         str(C.O.Signature), Main});
+         str(O.Signature), Main});
   P.add({{"tags", "saved_model_tags"}, K::Value, "TAG,...",
          "Tags of the SavedModel meta graph to freeze (default: serve)",
-         [&C](llvm::StringRef V) {
-           C.O.Tags.clear();
-           appendCommaList(V, C.O.Tags);
+         [&O](llvm::StringRef V) {
+           O.Tags.clear();
+           appendCommaList(V, O.Tags);
            return absl::OkStatus();
          },
          Main});
   P.add({{"ema"}, K::OptionalValue, "NAME",
          "Freeze averaged variables with their moving averages (NAME:\n"
          "the EMA's name, default ExponentialMovingAverage)",
-         [&C](llvm::StringRef V) {
-           C.O.Ema = V.empty() ? "ExponentialMovingAverage" : V.str();
+         [&O](llvm::StringRef V) {
+           O.Ema = V.empty() ? "ExponentialMovingAverage" : V.str();
            return absl::OkStatus();
          },
          Main});
   P.add({{"rename"}, K::Value, "VAR:KEY,...",
          "Freeze graph variable VAR from checkpoint key KEY\n"
          "(what Saver({KEY: VAR}) restores)",
-         list(C.O.Rename), Main});
+         list(O.Rename), Main});
   P.add({{"bind"}, K::Value, "NAME=VALUE,...",
          "Replace placeholders by constants (is_training=false) and\n"
          "fold the branches they decide",
-         [&C](llvm::StringRef V) {
+         [&O](llvm::StringRef V) {
            llvm::SmallVector<llvm::StringRef, 4> Parts;
            V.split(Parts, ',', -1, false);
            for (llvm::StringRef Part : Parts)
-             C.O.Bind.push_back(Part.trim().str());
+             O.Bind.push_back(Part.trim().str());
            return absl::OkStatus();
          },
          Main});
   P.add({{"only", "variable_names_whitelist"}, K::Value, "VAR,...",
-         "Freeze only these variables (node names)", list(C.O.Only), Main});
+         "Freeze only these variables (node names)", list(O.Only), Main});
   P.add({{"except", "variable_names_blacklist", "variable_names_denylist"}, K::Value,
-         "VAR,...", "Leave these variables unfrozen (node names)", list(C.O.Except), Main});
+         "VAR,...", "Leave these variables unfrozen (node names)", list(O.Except), Main});
   P.add({{"keep-devices"}, K::Bool, "", "Keep the nodes' device placements",
-         flag(C.O.ClearDevices, /*Invert=*/true), Main});
+         flag(O.ClearDevices, /*Invert=*/true), Main});
   P.add({{"strip-training-ops"}, K::Bool, "",
          "Rewrite reference-typed training ops left after pruning\n"
          "(RefSwitch to Switch, AssignSub to Sub, ...)",
-         flag(C.O.StripTrainingOps), Main});
+         flag(O.StripTrainingOps), Main});
   P.add({{"drop-variable-writes"}, K::Bool, "",
          "Make the ops that write a frozen variable (v.assign_add in a\n"
          "signature, optimizer updates kept as outputs) NoOps, with a\n"
          "warning; without it freezing refuses them",
-         flag(C.O.DropVariableWrites), Main});
+         flag(O.DropVariableWrites), Main});
   P.add({{"keep-functional-control-flow"}, K::Bool, "",
          "TF2 SavedModels: keep If/While functional instead of lowering\n"
          "them to Switch/Merge (TensorFlow's lower_control_flow=False)",
-         flag(C.O.KeepFunctionalControlFlow), Main});
+         flag(O.KeepFunctionalControlFlow), Main});
   P.add({{"optimize"}, K::Bool, "",
          "Then optimize for inference, in the same run and write:\n"
          "training nodes removed, batch norms folded into weights,\n"
          "constants folded, pad/resize fused into convolutions\n"
          "(optimize_for_inference.py's passes; docs/transforms.md)",
-         flag(C.O.Optimize), Main});
+         flag(O.Optimize), Main});
   P.add({{"toco-compatible"}, K::Bool, "",
          "With --optimize: only rewrites TensorFlow Lite's converter\n"
          "understands (no fused pad/resize convolutions)",
-         flag(C.O.TocoCompatible), Main});
+         flag(O.TocoCompatible), Main});
   P.add({{"compute-in-float32"}, K::Bool, "",
          "With --optimize: compute half and bfloat16 (mixed-precision)\n"
          "graphs in float32 (for runtimes without half or Cast)",
-         flag(C.O.ComputeInFloat32), Main});
-  P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
-         [&C](llvm::StringRef V) {
-           if (V != "pb" && V != "pbtxt")
-             return absl::InvalidArgumentError("expected pb or pbtxt");
-           C.Emit = V.str();
-           return absl::OkStatus();
-         },
-         Main});
+         flag(O.ComputeInFloat32), Main});
   P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
          "More passes to run after freezing (frost-opt --list-passes)",
-         str(C.O.ExtraPipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
-  P.add({{"report"}, K::Value, "FILE.json",
-         "Write what was done as JSON: inputs, outputs, each frozen\n"
-         "variable and its checkpoint key, node counts, output size\n"
-         "and SHA-256, timings",
-         str(C.ReportPath), Main});
-  P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Main});
+         str(O.ExtraPipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
+}
+
+void addFreezeCompatFlags(ArgParser &P, FreezeOptions &O, const std::string &Compat) {
+  using K = ArgParser::Kind;
+  auto str = ArgParser::storeString;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  auto list = [](std::vector<std::string> &Field) {
+    return [&Field](llvm::StringRef V) {
+      appendCommaList(V, Field);
+      return absl::OkStatus();
+    };
+  };
 
   P.add({{"input_graph"}, K::Value, "FILE", "GraphDef to freeze (binary or text)",
-         str(C.O.InputGraph), Compat});
+         str(O.InputGraph), Compat});
   P.add({{"input_meta_graph"}, K::Value, "FILE",
          "MetaGraphDef to freeze (wins over --input_graph, as in TF)",
-         str(C.O.InputMetaGraph), Compat});
+         str(O.InputMetaGraph), Compat});
   P.add({{"input_saved_model_dir"}, K::Value, "DIR", "SavedModel to freeze",
-         str(C.O.SavedModelDir), Compat});
+         str(O.SavedModelDir), Compat});
   P.add({{"input_saver"}, K::Value, "FILE",
          "SaverDef whose restore op maps variables to checkpoint keys",
-         str(C.O.InputSaver), Compat});
+         str(O.InputSaver), Compat});
   P.add({{"input_binary"}, K::Bool, "",
          "Accepted; binary and text are told apart by content",
          [](llvm::StringRef) { return absl::OkStatus(); }, Compat});
   P.add({{"clear_devices"}, K::Bool, "", "Clear device placements (default true)",
-         flag(C.O.ClearDevices), Compat});
+         flag(O.ClearDevices), Compat});
   P.add({{"initializer_nodes"}, K::Value, "NODE,...",
          "Nodes to keep with the outputs (table initializers, ...)",
-         list(C.O.InitializerNodes), Compat});
+         list(O.InitializerNodes), Compat});
   P.add({{"checkpoint_version"}, K::Value, "1|2",
          "Accepted; the checkpoint's format is detected",
          [](llvm::StringRef V) {
@@ -180,6 +174,41 @@ ArgParser makeParser(FreezeCommandLine &C) {
          [](llvm::StringRef) { return absl::OkStatus(); }, Compat});
   P.add({{"filename_tensor_name"}, K::Value, "NAME", "Accepted and ignored (deprecated in TF)",
          [](llvm::StringRef) { return absl::OkStatus(); }, Compat});
+}
+
+namespace {
+
+ArgParser makeParser(FreezeCommandLine &C) {
+  using K = ArgParser::Kind;
+  ArgParser P;
+  auto str = ArgParser::storeString;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  const std::string Main = "Options", Compat = "freeze_graph.py flags (same meaning)",
+                    Debug = "Debugging (the pass manager's)";
+  P.add({{"o", "output", "output_graph"}, K::Value, "FILE",
+         "Where to write the frozen GraphDef (- for standard output)", str(C.Output), Main});
+  addFreezeFlags(P, C.O, Main);
+  P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
+         [&C](llvm::StringRef V) {
+           if (V != "pb" && V != "pbtxt")
+             return absl::InvalidArgumentError("expected pb or pbtxt");
+           C.Emit = V.str();
+           return absl::OkStatus();
+         },
+         Main});
+  P.add({{"report"}, K::Value, "FILE.json",
+         "Write what was done as JSON: inputs, outputs, each frozen\n"
+         "variable and its checkpoint key, node counts, output size\n"
+         "and SHA-256, timings",
+         str(C.ReportPath), Main});
+  P.add({{"verify"}, K::Bool, "",
+         "Then check the frozen graph as frost-verify does (constants,\n"
+         "structure, outputs on random inputs); write nothing unless it holds",
+         flag(C.Verify), Main});
+  P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
+  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
+  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Main});
+  addFreezeCompatFlags(P, C.O, Compat);
 
   addPassManagerFlags(P, C.O.PM, C.Timing, Debug);
   P.add({{"dump-pass-pipeline"}, K::Bool, "", "Print the pipeline before running it",
@@ -255,10 +284,22 @@ int runFreeze(FreezeCommandLine &C) {
     Report = std::move(*R);
   }
 
+  C.O.KeepSource = C.Verify;
   absl::StatusOr<FreezeResult> Result = freeze(C.O);
   if (!Result.ok())
     return fail(Result.status());
   FreezeResult &R = *Result;
+  if (C.Verify) {
+    Stopwatch Timer(&Timing, "verify");
+    absl::StatusOr<verify::VerifyReport> Checked =
+        verify::verifyFrozen(R, *R.M, C.Output, verify::NumericOptions());
+    if (!Checked.ok())
+      return fail(Checked.status());
+    verify::printVerifyReport(llvm::errs(), *Checked, "freeze-graph --verify", C.Quiet);
+    if (!Checked->passed())
+      return 1;
+    R.Source.reset();
+  }
 
   bool Text = C.Emit == "pbtxt" || (C.Emit.empty() && llvm::StringRef(C.Output).ends_with(".pbtxt"));
   absl::StatusOr<FrozenFile> Written = [&] {

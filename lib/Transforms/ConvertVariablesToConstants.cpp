@@ -73,18 +73,6 @@ using tensorflow::DataType;
 // The Const's value and the slices of partitioned variables
 //===----------------------------------------------------------------------===//
 
-/// The part `Spec` of `Full` (a view when it is contiguous).
-absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec) {
-  llvm::ArrayRef<int64_t> Shape = Full.shape();
-  std::vector<int64_t> Start(Shape.size(), 0), Size(Shape.begin(), Shape.end());
-  for (size_t D = 0; D < Shape.size(); ++D)
-    if (!Spec.Extents[D].isFull()) {
-      Start[D] = Spec.Extents[D].Start;
-      Size[D] = Spec.Extents[D].Length;
-    }
-  return sliceTensor(Full, Start, std::move(Size));
-}
-
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//

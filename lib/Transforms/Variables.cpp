@@ -3,6 +3,7 @@
 
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 
 #include "absl/strings/str_cat.h"
@@ -253,6 +254,20 @@ SaverMapping findSaverMapping(const Model &M) {
       }
     }
   return Out;
+}
+
+absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec) {
+  llvm::ArrayRef<int64_t> Shape = Full.shape();
+  if (Spec.Extents.size() != Shape.size())
+    return absl::InvalidArgumentError(absl::StrCat("slice '", formatSliceSpec(Spec),
+                                                   "' does not fit shape ", formatShape(Shape)));
+  std::vector<int64_t> Start(Shape.size(), 0), Size(Shape.begin(), Shape.end());
+  for (size_t D = 0; D < Shape.size(); ++D)
+    if (!Spec.Extents[D].isFull()) {
+      Start[D] = Spec.Extents[D].Start;
+      Size[D] = Spec.Extents[D].Length;
+    }
+  return sliceTensor(Full, Start, std::move(Size));
 }
 
 } // namespace frost

@@ -31,11 +31,20 @@ namespace frost::eval {
 /// A node's attributes by name (the same type as the IR's AttrMap).
 using AttrMap = std::map<std::string, tensorflow::AttrValue, std::less<>>;
 
+/// How close to TensorFlow's a kernel's results must be.
+enum class Exactness {
+  /// Bit for bit (constant folding).
+  Bitwise,
+  /// Within rounding (running graphs to verify them).
+  WithinRounding,
+};
+
 /// Computes the outputs of `Op` (a TensorFlow op name) on `Inputs` (the data
 /// inputs, in order) with attributes `Attrs`.
 absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
                                                  llvm::ArrayRef<TensorData> Inputs,
-                                                 const AttrMap &Attrs);
+                                                 const AttrMap &Attrs,
+                                                 Exactness Exact = Exactness::Bitwise);
 
 /// Whether Frost has a kernel for `Op` (for some dtypes at least).
 bool hasKernel(llvm::StringRef Op);

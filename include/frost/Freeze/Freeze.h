@@ -66,6 +66,9 @@ struct FreezeOptions {
   bool ComputeInFloat32 = false;
   /// More passes after freezing, in pipeline syntax.
   std::string ExtraPipeline;
+  /// Keep a copy of the model as it was just before its variables became
+  /// constants (FreezeResult::Source), for frost-verify to run.
+  bool KeepSource = false;
 
   /// The pass manager's debugging aids; its Timing report is filled.
   PassManagerOptions PM;
@@ -95,6 +98,10 @@ struct FrozenVariable {
 struct FreezeResult {
   /// The frozen graph, as a bare GraphDef.
   std::unique_ptr<Model> M;
+  /// With KeepSource: the graph before convert-variables-to-constants (a
+  /// TF2 signature instantiated and inlined, renames, EMA and binds done),
+  /// its variables still variables; variableSources() as freezing chose them.
+  std::unique_ptr<Model> Source;
 
   /// What was read: the graph file, its container and checkpoint (empty when
   /// none was needed), the SavedModel's tags and assets.

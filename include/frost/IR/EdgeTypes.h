@@ -37,6 +37,27 @@ struct IllTypedEdge {
 /// Every ill-typed data edge of `G`, in graph order.
 std::vector<IllTypedEdge> findIllTypedEdges(const Graph &G, const OpRegistry &Ops);
 
+/// The dtype output `Port` of `N` carries (with `_REF` for references), from
+/// the model's OpDefs, or for Const, Placeholder and Identity from their
+/// attributes; DT_INVALID when unknown.
+tensorflow::DataType outputDType(const Node &N, int Port, const OpRegistry &Ops);
+/// The dtype data input `Index` of `N` takes by its OpDef; DT_INVALID when
+/// there is none.
+tensorflow::DataType expectedInputDType(const Node &N, unsigned Index, const OpRegistry &Ops);
+
+/// A data input fed a dtype its OpDef does not take.
+struct MistypedEdge {
+  const Node *User;
+  unsigned Input;
+  tensorflow::DataType Expected, Given;
+};
+
+/// Every data edge of `G` whose two ends' dtypes are known and differ (a
+/// reference feeding a value of its type fits); `Checked` counts the edges
+/// whose two ends were known.
+std::vector<MistypedEdge> findMistypedEdges(const Graph &G, const OpRegistry &Ops,
+                                            size_t *Checked = nullptr);
+
 /// The Const whose value input `In` reads, through Identity nodes (a frozen
 /// variable reaches an inlined call's body so), or null.
 const Node *constantSource(const Input &In);

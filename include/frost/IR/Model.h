@@ -81,6 +81,9 @@ public:
     Kind = Saved ? ContainerKind::SavedModel
                  : Meta ? ContainerKind::MetaGraph : ContainerKind::GraphDef;
   }
+  /// A deep copy: graph, container, variable sources and captured inputs.
+  std::unique_ptr<Model> clone() const;
+
   /// Forgets the container: the model is written as a bare GraphDef.
   void dropContainer() { setContainer(nullptr); }
 

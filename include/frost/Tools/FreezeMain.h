@@ -20,6 +20,8 @@ struct FreezeCommandLine {
   std::string Emit;
   std::string ReportPath;
   bool Quiet = false, Timing = false;
+  /// Check the frozen graph as frost-verify does before writing it.
+  bool Verify = false;
   bool Help = false, Version = false;
 };
 

@@ -14,6 +14,7 @@
 #include "frost/Checkpoint/TensorSlice.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/Support/Status.h"
+#include "frost/Tensor/Tensor.h"
 #include "frost/proto/types.pb.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -42,6 +43,10 @@ struct SliceSpec {
 absl::StatusOr<SliceSpec> parseSliceSpec(llvm::StringRef Spec);
 /// The spec as TensorFlow spells it ("10 5 0,4:0,5"; "-" for full extents).
 std::string formatSliceSpec(const SliceSpec &Spec);
+
+/// The part `Spec` of `Full` (a view when it is contiguous): what a
+/// partitioned variable's slice holds of its key's full tensor.
+absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec);
 
 /// Where one variable is restored from.
 struct RestoreSource {

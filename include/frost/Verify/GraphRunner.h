@@ -1,0 +1,71 @@
+//===- GraphRunner.h - Running an inference graph on given inputs -*- C++ -*-===//
+//
+// Runs the nodes a set of fetches needs, in execution order, with the
+// constant evaluator's kernels (lib/Eval, within rounding of TensorFlow's):
+// placeholders take the fed values, variables the values a callback gives
+// (a checkpoint's), Switch and Merge pass TensorFlow's dead tensors along so
+// a lowered cond runs one branch. What it cannot run (an op without a
+// kernel, a while loop, a failing kernel) marks the node and everything
+// downstream as not computed, with the first node to blame: a caller always
+// learns why a fetch has no value, it never gets a guess.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_VERIFY_GRAPHRUNNER_H
+#define FROST_VERIFY_GRAPHRUNNER_H
+
+#include "frost/IR/Graph.h"
+#include "frost/Support/Status.h"
+#include "frost/Tensor/Tensor.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace frost::verify {
+
+using TensorMap = std::map<std::string, TensorData, std::less<>>;
+
+struct RunRequest {
+  /// Values of placeholders, by node name.
+  TensorMap Feeds;
+  /// The value of a variable node (VariableV2, VarHandleOp, ...).
+  std::function<absl::StatusOr<TensorData>(const Node &)> VariableValue;
+  /// Nodes whose outputs to return.
+  std::vector<std::string> Fetches;
+};
+
+/// Why a node has no value: the node that could not run and what it said.
+struct NotComputed {
+  std::string Node;
+  std::string Op;
+  std::string Reason;
+  /// The node had no kernel (as opposed to a kernel that refused its inputs).
+  bool NoKernel = false;
+};
+
+struct FetchedNode {
+  std::string Node;
+  /// One entry per output; nullopt for a dead output (the branch not taken).
+  std::vector<std::optional<TensorData>> Outputs;
+  /// Set when the node was not computed; Outputs is then empty.
+  std::optional<NotComputed> Missing;
+  /// The node is dead (all of it on an untaken branch).
+  bool Dead = false;
+};
+
+struct RunResult {
+  std::vector<FetchedNode> Fetched;
+  /// Ops without a kernel among the nodes needed -> those nodes, sorted.
+  std::map<std::string, std::vector<std::string>> NoKernel;
+  size_t NodesRun = 0;
+};
+
+/// Runs what `Request.Fetches` need in `G`. Errors only for fetches not in
+/// the graph; whatever fails while running is reported in the result.
+absl::StatusOr<RunResult> runGraph(Graph &G, const RunRequest &Request);
+
+} // namespace frost::verify
+
+#endif // FROST_VERIFY_GRAPHRUNNER_H

@@ -1,0 +1,110 @@
+//===- Verify.h - Proving a frozen graph computes what its source did -*- C++ -*-===//
+//
+// frost-verify's library: given how a graph was frozen (the FreezeResult of
+// freezing its source again, with FreezeOptions::KeepSource) and the frozen
+// graph to check, three checks:
+//   constants  every Const that came from a variable holds exactly the
+//              checkpoint's bytes (the key and slice freezing chose: renames,
+//              EMA, partitions);
+//   structure  the outputs reach no variable, no placeholder the source did
+//              not have, no Saver node, no reference; every edge's dtype fits
+//              its OpDef where the model has OpDefs;
+//   numeric    source (variables read from the checkpoint) and frozen graph
+//              run on the same seeded random inputs with Frost's evaluator;
+//              each output's largest difference, and what could not run.
+// A finding names the node; the report says what was not checked and why.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_VERIFY_VERIFY_H
+#define FROST_VERIFY_VERIFY_H
+
+#include "frost/Freeze/Freeze.h"
+#include "frost/IR/Model.h"
+#include "frost/Support/Status.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace frost::verify {
+
+struct NumericOptions {
+  bool Run = true;
+  uint64_t Seed = 0;
+  /// Shapes of placeholders, by name, for dimensions their `shape` leaves
+  /// unknown (default: 1 for the first, 8 for the others).
+  std::map<std::string, std::vector<int64_t>, std::less<>> InputShapes;
+  /// An output holds when |frozen - source| <= Atol + Rtol * max|source| for
+  /// every element (the scale of the whole output, so values that cancel to
+  /// ~0 are judged against it); default by dtype (float32: 1e-6 and 1e-4).
+  std::optional<double> Atol, Rtol;
+  /// A directory to write the inputs and both graphs' outputs into, as .npy
+  /// files with an index.json (for comparing with TensorFlow).
+  std::string SaveValues;
+};
+
+struct Finding {
+  /// "constants", "structure" or "numeric".
+  std::string Check;
+  std::string Node;
+  std::string Message;
+};
+
+/// One output tensor compared.
+struct OutputCheck {
+  std::string Tensor;
+  std::string DType;
+  std::vector<int64_t> Shape;
+  uint64_t Elements = 0, Differing = 0;
+  double MaxAbs = 0, MaxRel = 0, Tolerance = 0;
+  /// Empty when compared; else why not ("needs Foo (no kernel): a, b").
+  std::string NotChecked;
+};
+
+/// One input fed.
+struct FedInput {
+  std::string Node;
+  std::string DType;
+  std::vector<int64_t> Shape;
+};
+
+struct VerifyReport {
+  std::string Frozen, Source, Checkpoint;
+  size_t ConstantsChecked = 0, ConstantsAbsent = 0;
+  size_t NodesReached = 0, EdgesTyped = 0;
+  bool HasOpDefs = false;
+  bool NumericRun = false;
+  uint64_t Seed = 0;
+  std::vector<FedInput> Inputs;
+  std::vector<OutputCheck> Outputs;
+  /// Ops without a kernel (either graph) -> nodes.
+  std::map<std::string, std::vector<std::string>> NoKernel;
+  std::vector<Finding> Findings;
+
+  bool passed() const { return Findings.empty(); }
+  /// Every output compared numerically.
+  bool complete() const;
+};
+
+/// Checks `Frozen` (read from `FrozenPath`) against `Expected`, a freeze of
+/// the source with KeepSource. Errors only when the checks cannot start (the
+/// checkpoint does not open); what fails a check is a finding.
+absl::StatusOr<VerifyReport> verifyFrozen(const FreezeResult &Expected, const Model &Frozen,
+                                          llvm::StringRef FrozenPath,
+                                          const NumericOptions &Options);
+
+/// For people: what was checked, one line per finding, a verdict line
+/// (`FindingsOnly`: the findings' lines alone).
+void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::StringRef Tool,
+                       bool FindingsOnly = false);
+
+/// For CI (docs/verify.md has the schema).
+std::string verifyReportJson(const VerifyReport &R);
+
+} // namespace frost::verify
+
+#endif // FROST_VERIFY_VERIFY_H

@@ -1,0 +1,29 @@
+//===- FreezeFlags.h - The flags that say how a graph is frozen -*- C++ -*-===//
+//
+// freeze-graph's flags that fill FreezeOptions, shared with frost-verify,
+// which is told how a graph was frozen with the same words.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_LIB_TOOLS_FREEZEFLAGS_H
+#define FROST_LIB_TOOLS_FREEZEFLAGS_H
+
+#include "ArgParser.h"
+
+#include "frost/Freeze/Freeze.h"
+
+#include <string>
+
+namespace frost {
+
+/// --outputs, --checkpoint, --signature, --tags, --ema, --rename, --bind,
+/// --only, --except, the sequence's switches and --pass-pipeline, in group
+/// `Main`.
+void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main);
+
+/// freeze_graph.py's own spellings (--input_graph, --input_meta_graph, ...),
+/// in group `Compat`.
+void addFreezeCompatFlags(ArgParser &P, FreezeOptions &O, const std::string &Compat);
+
+} // namespace frost
+
+#endif // FROST_LIB_TOOLS_FREEZEFLAGS_H

@@ -1,0 +1,249 @@
+//===- GraphRunner.cpp - Running an inference graph on given inputs ------===//
+#include "frost/Verify/GraphRunner.h"
+
+#include "frost/Eval/Eval.h"
+#include "frost/IR/OpClasses.h"
+#include "frost/IR/Reachability.h"
+#include "frost/Tensor/Shape.h"
+#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/ExecutionOrder.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace frost::verify {
+
+namespace {
+
+/// What became of one node.
+struct NodeState {
+  enum Kind { NotRun, Ran, Dead, Failed } State = NotRun;
+  /// Ran: one value per output, nullopt where the output is dead (Switch).
+  std::vector<std::optional<TensorData>> Outputs;
+  /// Failed: the node to blame.
+  std::shared_ptr<const NotComputed> Why;
+  /// Consumers among the needed nodes still to run; the outputs are freed
+  /// at zero unless fetched.
+  size_t PendingUses = 0;
+};
+
+TensorData scalarInt32(int32_t V) {
+  return TensorData::owned(tensorflow::DT_INT32, {}, std::string(reinterpret_cast<char *>(&V), 4));
+}
+
+class Runner {
+public:
+  Runner(Graph &G, const RunRequest &Request) : G(G), Request(Request), States(G.idBound()) {}
+
+  absl::StatusOr<RunResult> run();
+
+private:
+  /// Runs `N` once its inputs have: its outputs, or why it has none.
+  void runNode(const Node &N);
+  absl::StatusOr<std::vector<std::optional<TensorData>>> compute(const Node &N,
+                                                                 std::vector<TensorData> Inputs);
+  void fail(const Node &N, std::string Reason, bool NoKernel = false);
+  void release(const Node &Producer);
+
+  Graph &G;
+  const RunRequest &Request;
+  std::vector<NodeState> States;
+  std::vector<bool> Fetched;
+  RunResult Result;
+};
+
+void Runner::fail(const Node &N, std::string Reason, bool NoKernel) {
+  NodeState &S = States[N.id()];
+  S.State = NodeState::Failed;
+  S.Why = std::make_shared<NotComputed>(
+      NotComputed{N.name().str(), N.op().str(), std::move(Reason), NoKernel});
+  if (NoKernel)
+    Result.NoKernel[N.op().str()].push_back(N.name().str());
+}
+
+void Runner::release(const Node &Producer) {
+  NodeState &S = States[Producer.id()];
+  if (S.PendingUses > 0 && --S.PendingUses == 0 && !Fetched[Producer.id()])
+    S.Outputs.clear();
+}
+
+absl::StatusOr<std::vector<std::optional<TensorData>>>
+Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
+  using Outs = std::vector<std::optional<TensorData>>;
+  llvm::StringRef Op = N.op();
+  if (Op == "Const") {
+    FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
+    return Outs{std::move(V)};
+  }
+  if (isPlaceholderOp(Op)) {
+    if (auto It = Request.Feeds.find(N.name()); It != Request.Feeds.end())
+      return Outs{It->second};
+    if (Op == "PlaceholderWithDefault" && !Inputs.empty())
+      return Outs{std::move(Inputs[0])};
+    return absl::InvalidArgumentError("no value fed");
+  }
+  if (isAnyVariableOp(Op)) {
+    if (!Request.VariableValue)
+      return absl::InvalidArgumentError("a variable, and no checkpoint gives its value");
+    FROST_ASSIGN_OR_RETURN(TensorData V, Request.VariableValue(N));
+    return Outs{std::move(V)};
+  }
+  // A variable's handle or reference is carried as its value.
+  if (Op == "ReadVariableOp" || Op == "Identity" || Op == "RefIdentity" ||
+      Op == "StopGradient" || Op == "Snapshot") {
+    if (Inputs.size() != 1)
+      return absl::InvalidArgumentError(absl::StrCat("expected 1 input, got ", Inputs.size()));
+    return Outs{std::move(Inputs[0])};
+  }
+  if (Op == "ResourceGather") {
+    if (Inputs.size() != 2)
+      return absl::InvalidArgumentError(absl::StrCat("expected 2 inputs, got ", Inputs.size()));
+    eval::AttrMap Attrs;
+    if (const tensorflow::AttrValue *B = N.findAttr("batch_dims"))
+      Attrs["batch_dims"] = *B;
+    FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
+                           eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(0)},
+                                          Attrs, eval::Exactness::WithinRounding));
+    return Outs{std::move(Out[0])};
+  }
+  if (Op == "NoOp")
+    return Outs{};
+  if (isSwitchOp(Op)) {
+    if (Inputs.size() != 2 || Inputs[1].dtype() != tensorflow::DT_BOOL ||
+        Inputs[1].numElements() != 1)
+      return absl::InvalidArgumentError("expected data and a scalar bool predicate");
+    bool Taken = Inputs[1].element<uint8_t>(0) != 0;
+    Outs O(2);
+    O[Taken ? 1 : 0] = std::move(Inputs[0]);
+    return O;
+  }
+  FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
+                         eval::evaluate(Op, Inputs, N.attrs(), eval::Exactness::WithinRounding));
+  return Outs(std::make_move_iterator(Out.begin()), std::make_move_iterator(Out.end()));
+}
+
+void Runner::runNode(const Node &N) {
+  NodeState &S = States[N.id()];
+  // Merge forwards its first live input; every other node needs all of its
+  // inputs live, and is dead when one is dead.
+  bool Merge = isMergeOp(N.op());
+  std::vector<TensorData> Inputs;
+  std::shared_ptr<const NotComputed> FailedInput;
+  bool AnyDead = false;
+  std::optional<size_t> LiveMergeInput;
+  for (const Input &In : N.inputs()) {
+    const NodeState &P = States[In.Src->id()];
+    if (P.State == NodeState::Failed) {
+      FailedInput = FailedInput ? FailedInput : P.Why;
+      continue;
+    }
+    bool Dead = P.State == NodeState::Dead ||
+                (!In.isControl() && (static_cast<size_t>(In.Port) >= P.Outputs.size() ||
+                                     !P.Outputs[In.Port]));
+    if (In.isControl()) {
+      AnyDead |= P.State == NodeState::Dead;
+      continue;
+    }
+    if (Merge) {
+      if (!Dead && !LiveMergeInput) {
+        LiveMergeInput = Inputs.size();
+        Inputs.push_back(*P.Outputs[In.Port]);
+      }
+      continue;
+    }
+    if (Dead) {
+      AnyDead = true;
+      continue;
+    }
+    Inputs.push_back(*P.Outputs[In.Port]);
+  }
+  for (const Input &In : N.inputs())
+    release(*In.Src);
+
+  if (Merge && LiveMergeInput && !AnyDead) {
+    size_t Index = 0;
+    for (const Input &In : N.dataInputs()) {
+      const NodeState &P = States[In.Src->id()];
+      if (P.State == NodeState::Ran && static_cast<size_t>(In.Port) < P.Outputs.size() &&
+          P.Outputs[In.Port])
+        break;
+      ++Index;
+    }
+    S.State = NodeState::Ran;
+    S.Outputs = {std::move(Inputs.front()), scalarInt32(static_cast<int32_t>(Index))};
+    return;
+  }
+  if (FailedInput) {
+    S.State = NodeState::Failed;
+    S.Why = FailedInput;
+    return;
+  }
+  if (AnyDead || Merge) {
+    S.State = NodeState::Dead;
+    return;
+  }
+  absl::StatusOr<std::vector<std::optional<TensorData>>> Out = compute(N, std::move(Inputs));
+  if (!Out.ok()) {
+    bool NoKernel = absl::IsUnimplemented(Out.status());
+    return fail(N, std::string(Out.status().message()), NoKernel);
+  }
+  ++Result.NodesRun;
+  S.State = NodeState::Ran;
+  S.Outputs = *std::move(Out);
+}
+
+absl::StatusOr<RunResult> Runner::run() {
+  for (const std::string &F : Request.Fetches)
+    if (!G.findNode(F))
+      return absl::NotFoundError(absl::StrCat("no node '", F, "' to fetch"));
+  FROST_ASSIGN_OR_RETURN(std::vector<bool> Needed, nodesNeededBy(G, Request.Fetches));
+  Fetched.assign(G.idBound(), false);
+  for (const std::string &F : Request.Fetches)
+    Fetched[G.findNode(F)->id()] = true;
+  for (const Node &N : G)
+    if (Needed[N.id()])
+      for (const Input &In : N.inputs())
+        ++States[In.Src->id()].PendingUses;
+
+  ExecutionOrder Order = executionOrder(G, ReadyPolicy::GraphPosition);
+  for (Node *N : Order.Sorted)
+    if (Needed[N->id()])
+      runNode(*N);
+  // TF1 while loops never get ready, nor does what follows them: blamed on
+  // the loop's first node.
+  std::shared_ptr<const NotComputed> Loop;
+  for (Node *N : Order.Unordered) {
+    if (!Needed[N->id()])
+      continue;
+    if (!Loop) {
+      Loop = std::make_shared<NotComputed>(
+          NotComputed{N->name().str(), N->op().str(),
+                      "a while loop or a cycle, which verification does not run", true});
+      Result.NoKernel["(while loop)"].push_back(N->name().str());
+    }
+    States[N->id()].State = NodeState::Failed;
+    States[N->id()].Why = Loop;
+  }
+  for (auto &[Op, Nodes] : Result.NoKernel)
+    llvm::sort(Nodes);
+
+  for (const std::string &F : Request.Fetches) {
+    const Node &N = *G.findNode(F);
+    NodeState &S = States[N.id()];
+    FetchedNode Out{F, {}, std::nullopt, S.State == NodeState::Dead};
+    if (S.State == NodeState::Failed)
+      Out.Missing = *S.Why;
+    else if (S.State == NodeState::Ran)
+      Out.Outputs = S.Outputs;
+    Result.Fetched.push_back(std::move(Out));
+  }
+  return std::move(Result);
+}
+
+} // namespace
+
+absl::StatusOr<RunResult> runGraph(Graph &G, const RunRequest &Request) {
+  return Runner(G, Request).run();
+}
+
+} // namespace frost::verify
