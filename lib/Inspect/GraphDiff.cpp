@@ -1,0 +1,1168 @@
+//===- GraphDiff.cpp - A structural diff of two graphs --------------------===//
+//
+// Pairing: by name, then by structure in one topological sweep (Kahn's
+// algorithm run on both graphs at once): a node becomes a candidate when
+// every producer of its data inputs is paired; B's candidates wait in hash
+// buckets keyed by op, attributes and their producers' partners, A's look
+// their bucket up. A pair made releases the consumers on both sides, B's
+// first, so a chain of renamed nodes pairs link by link, and a node that
+// finds no partner when it is released never will. Candidates alike (two
+// renamed zeros) go to the partner with the longest common name suffix,
+// then the first in graph order. Linear in nodes and edges, but for the
+// values of unpaired constants, which are hashed once.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Inspect/GraphDiff.h"
+
+#include "frost/Inspect/GraphSummary.h"
+#include "frost/Inspect/ValueFormat.h"
+#include "frost/Support/Escape.h"
+#include "frost/Support/Json.h"
+#include "frost/Support/Wire.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
+#include "frost/Tensor/SmallFloat.h"
+#include "frost/Tensor/TensorProtoCodec.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cmath>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace frost::inspect {
+
+llvm::StringRef nodeStatusName(NodeStatus S) {
+  switch (S) {
+  case NodeStatus::Same:
+    return "same";
+  case NodeStatus::Added:
+    return "added";
+  case NodeStatus::Removed:
+    return "removed";
+  case NodeStatus::Renamed:
+    return "renamed";
+  case NodeStatus::Changed:
+    return "changed";
+  }
+  return "same";
+}
+
+size_t GraphDiff::count(NodeStatus S) const {
+  return llvm::count_if(Nodes, [S](const NodeDiff &N) { return N.Status == S; });
+}
+
+bool GraphDiff::identical() const {
+  return Functions.empty() && Signatures.empty() && GraphFields.empty() &&
+         llvm::all_of(Nodes, [](const NodeDiff &N) { return N.Status == NodeStatus::Same; });
+}
+
+const NodeDiff *GraphDiff::findA(llvm::StringRef Name) const {
+  auto It = IndexA.find(Name);
+  return It == IndexA.end() ? nullptr : &Nodes[It->second];
+}
+
+const NodeDiff *GraphDiff::findB(llvm::StringRef Name) const {
+  auto It = IndexB.find(Name);
+  return It == IndexB.end() ? nullptr : &Nodes[It->second];
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Spelling attribute values
+//===----------------------------------------------------------------------===//
+
+/// Longest string attribute, and most list items, spelled whole.
+constexpr size_t MaxSpelledString = 64;
+constexpr int MaxSpelledItems = 16;
+/// Tensors of at most this many elements show their values.
+constexpr int64_t MaxShownElements = 8;
+
+std::string quoted(llvm::StringRef S) {
+  std::string Out = "\"" + escapeBytes(S.take_front(MaxSpelledString), '"', ByteEscape::Hex);
+  if (S.size() > MaxSpelledString)
+    absl::StrAppend(&Out, "...(", S.size(), " bytes)");
+  return Out + "\"";
+}
+
+std::string typeAndShape(tensorflow::DataType DType, const tensorflow::TensorShapeProto &Shape) {
+  return dataTypePythonName(DType) + " " + formatPartialShape(Shape);
+}
+
+template <typename Items, typename Fn> std::string spellList(const Items &L, Fn Spell) {
+  std::string Out = "[";
+  int I = 0;
+  for (const auto &Item : L) {
+    if (I == MaxSpelledItems) {
+      absl::StrAppend(&Out, ", ...(", L.size(), " items)");
+      break;
+    }
+    absl::StrAppend(&Out, I++ ? ", " : "", Spell(Item));
+  }
+  return Out + "]";
+}
+
+/// An attribute value in a few words: numbers, types by name ("float32"),
+/// shapes ("[?,3]"), lists ("[1, 2, 2, 1]"), tensors by type ("float32 [3]").
+std::string spellAttr(const tensorflow::AttrValue &V) {
+  using tensorflow::AttrValue;
+  switch (V.value_case()) {
+  case AttrValue::kS:
+    return quoted(V.s());
+  case AttrValue::kI:
+    return std::to_string(V.i());
+  case AttrValue::kF:
+    return formatFloat(V.f(), Style::Text);
+  case AttrValue::kB:
+    return V.b() ? "true" : "false";
+  case AttrValue::kType:
+    return dataTypePythonName(V.type());
+  case AttrValue::kShape:
+    return formatPartialShape(V.shape());
+  case AttrValue::kTensor:
+    return typeAndShape(V.tensor().dtype(), V.tensor().tensor_shape());
+  case AttrValue::kFunc:
+    return V.func().name() + (V.func().attr().empty() ? "" : "{...}");
+  case AttrValue::kPlaceholder:
+    return "$" + V.placeholder();
+  case AttrValue::kList: {
+    const auto &L = V.list();
+    if (L.s_size())
+      return spellList(L.s(), [](const std::string &S) { return quoted(S); });
+    if (L.i_size())
+      return spellList(L.i(), [](int64_t I) { return std::to_string(I); });
+    if (L.f_size())
+      return spellList(L.f(), [](float F) { return formatFloat(F, Style::Text); });
+    if (L.b_size())
+      return spellList(L.b(), [](bool B) { return std::string(B ? "true" : "false"); });
+    if (L.type_size())
+      return spellList(L.type(), [](int T) {
+        return dataTypePythonName(static_cast<tensorflow::DataType>(T));
+      });
+    if (L.shape_size())
+      return spellList(L.shape(), [](const auto &S) { return formatPartialShape(S); });
+    if (L.tensor_size())
+      return spellList(L.tensor(), [](const auto &T) {
+        return typeAndShape(T.dtype(), T.tensor_shape());
+      });
+    if (L.func_size())
+      return spellList(L.func(), [](const auto &F) { return F.name(); });
+    return "[]";
+  }
+  case AttrValue::VALUE_NOT_SET:
+    break;
+  }
+  return "<unset>";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor values
+//===----------------------------------------------------------------------===//
+
+/// The tensor of attribute `Name` of `N` (elements held outside the
+/// AttrValue included), or nullopt when it does not decode.
+std::optional<TensorData> tensorAttr(const Node &N, const std::string &Name,
+                                     const tensorflow::AttrValue &V) {
+  const tensorflow::TensorProto &Proto = V.tensor();
+  if (const ExternalContent *Ext = N.externalContent(Name)) {
+    absl::StatusOr<std::vector<int64_t>> Shape = shapeFromProto(Proto.tensor_shape());
+    if (!Shape.ok())
+      return std::nullopt;
+    return TensorData::borrowed(Proto.dtype(), std::move(*Shape), Ext->Bytes, Ext->Keeper);
+  }
+  absl::StatusOr<TensorData> T = decodeTensorProto(Proto, N.name());
+  if (!T.ok())
+    return std::nullopt;
+  return std::move(*T);
+}
+
+/// Element `I` as a number (complex: its real part; Imag gets the other),
+/// or nullopt for dtypes whose elements are no numbers.
+std::optional<long double> elementValue(const TensorData &T, int64_t I, long double &Imag) {
+  Imag = 0;
+  switch (T.dtype()) {
+  case tensorflow::DT_FLOAT:
+    return T.element<float>(I);
+  case tensorflow::DT_DOUBLE:
+    return T.element<double>(I);
+  case tensorflow::DT_HALF:
+    return halfToDouble(T.element<uint16_t>(I));
+  case tensorflow::DT_BFLOAT16:
+    return bfloat16ToDouble(T.element<uint16_t>(I));
+  case tensorflow::DT_INT8:
+  case tensorflow::DT_QINT8:
+    return T.element<int8_t>(I);
+  case tensorflow::DT_UINT8:
+  case tensorflow::DT_QUINT8:
+    return T.element<uint8_t>(I);
+  case tensorflow::DT_BOOL:
+    return T.element<uint8_t>(I) != 0;
+  case tensorflow::DT_INT16:
+  case tensorflow::DT_QINT16:
+    return T.element<int16_t>(I);
+  case tensorflow::DT_UINT16:
+  case tensorflow::DT_QUINT16:
+    return T.element<uint16_t>(I);
+  case tensorflow::DT_INT32:
+  case tensorflow::DT_QINT32:
+    return T.element<int32_t>(I);
+  case tensorflow::DT_UINT32:
+    return T.element<uint32_t>(I);
+  case tensorflow::DT_INT64:
+    return T.element<int64_t>(I);
+  case tensorflow::DT_UINT64:
+    return T.element<uint64_t>(I);
+  case tensorflow::DT_COMPLEX64: {
+    llvm::StringRef B = T.bytes().substr(I * 8, 8);
+    float Parts[2];
+    std::memcpy(Parts, B.data(), sizeof(Parts));
+    Imag = Parts[1];
+    return Parts[0];
+  }
+  case tensorflow::DT_COMPLEX128: {
+    llvm::StringRef B = T.bytes().substr(I * 16, 16);
+    double Parts[2];
+    std::memcpy(Parts, B.data(), sizeof(Parts));
+    Imag = Parts[1];
+    return Parts[0];
+  }
+  default:
+    if (isMinifloatDataType(T.dtype()))
+      return minifloatToDouble(T.dtype(), T.element<uint8_t>(I));
+    return std::nullopt;
+  }
+}
+
+/// "[1, 2.5]" (a scalar bare), or "" when the tensor is too big to show or
+/// its elements cannot be spelled.
+std::string shownValues(const TensorData &T) {
+  if (T.numElements() > MaxShownElements)
+    return "";
+  ElementFormatter F(T.dtype(), T.bytes(), T.elements(), Style::Text);
+  F.truncateStrings(16);
+  if (!F.supported())
+    return "";
+  if (T.shape().empty() && T.numElements() == 1)
+    return F(0);
+  std::string Out = "[";
+  for (int64_t I = 0; I < T.numElements(); ++I)
+    absl::StrAppend(&Out, I ? ", " : "", F(static_cast<uint64_t>(I)));
+  return Out + "]";
+}
+
+/// Compares two tensors; true when they differ (beyond `Atol`), filling D.
+bool compareTensors(const TensorData &A, const TensorData &B, double Atol, ValueDiff &D) {
+  D.TypeA = dataTypePythonName(A.dtype()) + " " + formatShape(A.shape());
+  D.TypeB = dataTypePythonName(B.dtype()) + " " + formatShape(B.shape());
+  if (A.dtype() != B.dtype() || A.shape() != B.shape())
+    return true;
+  D.Elements = static_cast<uint64_t>(A.numElements());
+  if (!A.isFixedSize()) {
+    for (auto [X, Y] : llvm::zip(A.elements(), B.elements()))
+      D.Differing += X != Y;
+  } else if (A.bytes() != B.bytes()) {
+    size_t Size = dataTypeSize(A.dtype());
+    long double Max = 0;
+    bool Numbers = true;
+    for (int64_t I = 0; I < A.numElements(); ++I) {
+      if (A.bytes().substr(I * Size, Size) == B.bytes().substr(I * Size, Size))
+        continue;
+      long double ImA, ImB;
+      std::optional<long double> X = elementValue(A, I, ImA), Y = elementValue(B, I, ImB);
+      if (!X || !Y) {
+        Numbers = false;
+        ++D.Differing;
+        continue;
+      }
+      bool BothNaN = (std::isnan(*X) || std::isnan(ImA)) && (std::isnan(*Y) || std::isnan(ImB));
+      if ((*X == *Y && ImA == ImB) || BothNaN)
+        continue;
+      long double Diff = std::hypot(*X - *Y, ImA - ImB);
+      if (Diff <= Atol)
+        continue;
+      ++D.Differing;
+      if (std::isnan(Diff) || std::isnan(Max))
+        Max = Diff;
+      else
+        Max = std::max(Max, Diff);
+    }
+    if (Numbers && D.Differing)
+      D.MaxAbsDiff = static_cast<double>(Max);
+    D.OnlyBits = D.Differing == 0 && Atol == 0;
+  }
+  if (!D.Differing && !D.OnlyBits)
+    return false;
+  D.ValuesA = shownValues(A);
+  D.ValuesB = shownValues(B);
+  return true;
+}
+
+/// Hash of what a tensor holds.
+llvm::hash_code hashTensor(const TensorData &T) {
+  llvm::hash_code H = llvm::hash_combine(T.dtype(), llvm::hash_combine_range(T.shape().begin(),
+                                                                             T.shape().end()));
+  if (T.isFixedSize())
+    return llvm::hash_combine(H, llvm::xxh3_64bits(T.bytes()));
+  for (const std::string &E : T.elements())
+    H = llvm::hash_combine(H, llvm::xxh3_64bits(E));
+  return H;
+}
+
+//===----------------------------------------------------------------------===//
+// The differ
+//===----------------------------------------------------------------------===//
+
+/// Colocation attribute: its "loc:@name" entries name nodes.
+constexpr llvm::StringLiteral ColocationAttr = "_class";
+
+class Differ {
+public:
+  Differ(const Model &MA, const Model &MB, const DiffOptions &O) : MA(MA), MB(MB), O(O) {
+    for (const std::string &Name : O.IgnoreAttrs)
+      Ignored.insert(Name);
+    SA.init(MA.graph());
+    SB.init(MB.graph());
+  }
+
+  absl::StatusOr<GraphDiff> run();
+
+private:
+  /// One graph's nodes in order, indexed both ways, and their partners.
+  struct Side {
+    std::vector<const Node *> Nodes;
+    /// Node::id() -> position in Nodes.
+    std::vector<int> Pos;
+    /// Position -> the partner's position in the other graph, or -1.
+    std::vector<int> Partner;
+    /// Unpaired producers of data inputs, edge by edge.
+    std::vector<unsigned> Pending;
+
+    void init(const Graph &G) {
+      Pos.assign(G.idBound(), -1);
+      for (const Node &N : G) {
+        Pos[N.id()] = static_cast<int>(Nodes.size());
+        Nodes.push_back(&N);
+      }
+      Partner.assign(Nodes.size(), -1);
+    }
+    int pos(const Node *N) const { return Pos[N->id()]; }
+    int partner(const Node *N) const { return Partner[pos(N)]; }
+  };
+
+  bool ignored(llvm::StringRef Attr) const { return Ignored.contains(Attr); }
+
+  void pair(int A, int B) {
+    SA.Partner[A] = B;
+    SB.Partner[B] = A;
+  }
+
+  void pairByName();
+  void pairByStructure();
+  llvm::hash_code attrHash(const Node &N) const;
+  /// The bucket key of a node whose producers are all paired: producers are
+  /// spelled as A's positions on both sides.
+  uint64_t key(const Node &N, const Side &S, bool IsA, llvm::hash_code Attrs) const;
+  bool alike(const Node &A, const Node &B) const;
+  bool sameAttr(const Node &A, const Node &B, const std::string &Name,
+                const tensorflow::AttrValue &VA, const tensorflow::AttrValue &VB,
+                NodeChange *Change) const;
+  std::vector<std::string> colocation(const tensorflow::AttrValue &V, bool MapFromA) const;
+  void compareNodes(const Node &A, const Node &B, NodeDiff &D) const;
+  void compareFunctions(GraphDiff &D) const;
+  absl::Status compareSignatures(GraphDiff &D) const;
+  void compareGraphFields(GraphDiff &D) const;
+  using TensorInfoMap = google::protobuf::Map<std::string, tensorflow::TensorInfo>;
+  /// A signature's tensor as "node:port", A's node spelled by its partner.
+  std::string canonicalTensorName(const tensorflow::TensorInfo &Info, bool FromA) const;
+  void compareTensorInfos(GraphDiff &D, const std::string &Key, llvm::StringRef Group,
+                          const TensorInfoMap &A, const TensorInfoMap &B) const;
+
+  const Model &MA, &MB;
+  const DiffOptions &O;
+  llvm::StringSet<> Ignored;
+  Side SA, SB;
+};
+
+void Differ::pairByName() {
+  for (size_t I = 0; I < SA.Nodes.size(); ++I)
+    if (const Node *B = MB.graph().findNode(SA.Nodes[I]->name()))
+      pair(static_cast<int>(I), SB.pos(B));
+}
+
+llvm::hash_code Differ::attrHash(const Node &N) const {
+  llvm::hash_code H = llvm::hash_value(N.op());
+  for (const auto &[Name, V] : N.attrs()) {
+    if (ignored(Name) || Name == ColocationAttr)
+      continue;
+    H = llvm::hash_combine(H, Name);
+    std::optional<TensorData> T;
+    if (V.has_tensor())
+      T = tensorAttr(N, Name, V);
+    H = llvm::hash_combine(H, T ? hashTensor(*T)
+                                : llvm::hash_code(llvm::xxh3_64bits(deterministicBytes(V))));
+  }
+  return H;
+}
+
+uint64_t Differ::key(const Node &N, const Side &S, bool IsA, llvm::hash_code Attrs) const {
+  llvm::hash_code H = Attrs;
+  for (const Input &In : N.dataInputs()) {
+    int P = IsA ? S.pos(In.Src) : S.partner(In.Src);
+    H = llvm::hash_combine(H, P, In.Port);
+  }
+  return static_cast<uint64_t>(static_cast<size_t>(H));
+}
+
+std::vector<std::string> Differ::colocation(const tensorflow::AttrValue &V,
+                                            bool MapFromA) const {
+  std::vector<std::string> Out;
+  for (const std::string &S : V.list().s()) {
+    llvm::StringRef Target(S);
+    if (MapFromA && Target.consume_front("loc:@"))
+      if (const Node *N = MA.graph().findNode(Target))
+        if (int P = SA.partner(N); P >= 0) {
+          Out.push_back("loc:@" + SB.Nodes[P]->name().str());
+          continue;
+        }
+    Out.push_back(S);
+  }
+  return Out;
+}
+
+bool Differ::sameAttr(const Node &A, const Node &B, const std::string &Name,
+                      const tensorflow::AttrValue &VA, const tensorflow::AttrValue &VB,
+                      NodeChange *Change) const {
+  if (VA.has_tensor() && VB.has_tensor()) {
+    std::optional<TensorData> TA = tensorAttr(A, Name, VA), TB = tensorAttr(B, Name, VB);
+    if (TA && TB) {
+      ValueDiff Values;
+      if (!compareTensors(*TA, *TB, O.Atol, Values))
+        return true;
+      if (Change) {
+        Change->TheKind = NodeChange::Value;
+        Change->Values = std::move(Values);
+      }
+      return false;
+    }
+  }
+  if (Name == ColocationAttr && VA.has_list() && VB.has_list()) {
+    if (colocation(VA, true) == colocation(VB, false))
+      return true;
+  } else if (deterministicBytes(VA) == deterministicBytes(VB) &&
+             A.externalContent(Name) == nullptr && B.externalContent(Name) == nullptr) {
+    return true;
+  }
+  if (Change) {
+    Change->TheKind = NodeChange::Attr;
+    Change->Old = spellAttr(VA);
+    Change->New = spellAttr(VB);
+  }
+  return false;
+}
+
+bool Differ::alike(const Node &A, const Node &B) const {
+  if (A.op() != B.op() || A.numDataInputs() != B.numDataInputs())
+    return false;
+  for (auto [IA, IB] : llvm::zip(A.dataInputs(), B.dataInputs()))
+    if (SA.partner(IA.Src) != SB.pos(IB.Src) || IA.Port != IB.Port)
+      return false;
+  auto Relevant = [this](const AttrMap &M) {
+    return llvm::count_if(M, [this](const auto &E) {
+      return !ignored(E.first) && E.first != ColocationAttr;
+    });
+  };
+  if (Relevant(A.attrs()) != Relevant(B.attrs()))
+    return false;
+  for (const auto &[Name, VA] : A.attrs()) {
+    if (ignored(Name) || Name == ColocationAttr)
+      continue;
+    const tensorflow::AttrValue *VB = B.findAttr(Name);
+    if (!VB || !sameAttr(A, B, Name, VA, *VB, nullptr))
+      return false;
+  }
+  return true;
+}
+
+/// Length of the common suffix of two names.
+size_t commonSuffix(llvm::StringRef A, llvm::StringRef B) {
+  size_t N = 0;
+  while (N < A.size() && N < B.size() && A[A.size() - 1 - N] == B[B.size() - 1 - N])
+    ++N;
+  return N;
+}
+
+void Differ::pairByStructure() {
+  // Candidates of B by key, in the order they were released; Start skips the
+  // paired prefix of each.
+  struct Bucket {
+    std::vector<int> Nodes;
+    size_t Start = 0;
+  };
+  llvm::DenseMap<uint64_t, Bucket> Buckets;
+  // Looking a few candidates further finds the best name among alikes
+  // without turning thousands of identical nodes quadratic.
+  constexpr size_t Window = 64;
+
+  auto isData = [](const Use &U) { return !U.User->input(U.InputIndex).isControl(); };
+  for (Side *S : {&SA, &SB}) {
+    S->Pending.assign(S->Nodes.size(), 0);
+    for (size_t I = 0; I < S->Nodes.size(); ++I)
+      if (S->Partner[I] < 0)
+        for (const Input &In : S->Nodes[I]->dataInputs())
+          S->Pending[I] += S->partner(In.Src) < 0;
+  }
+  auto releaseB = [&](int I) {
+    const Node &N = *SB.Nodes[I];
+    Buckets[key(N, SB, false, attrHash(N))].Nodes.push_back(I);
+  };
+  std::deque<int> Queue;
+  for (size_t I = 0; I < SA.Nodes.size(); ++I)
+    if (SA.Partner[I] < 0 && SA.Pending[I] == 0)
+      Queue.push_back(static_cast<int>(I));
+  for (size_t I = 0; I < SB.Nodes.size(); ++I)
+    if (SB.Partner[I] < 0 && SB.Pending[I] == 0)
+      releaseB(static_cast<int>(I));
+
+  while (!Queue.empty()) {
+    int I = Queue.front();
+    Queue.pop_front();
+    const Node &A = *SA.Nodes[I];
+    auto It = Buckets.find(key(A, SA, true, attrHash(A)));
+    if (It == Buckets.end())
+      continue;
+    Bucket &Bk = It->second;
+    while (Bk.Start < Bk.Nodes.size() && SB.Partner[Bk.Nodes[Bk.Start]] >= 0)
+      ++Bk.Start;
+    int Best = -1;
+    size_t BestSuffix = 0;
+    for (size_t K = Bk.Start; K < Bk.Nodes.size() && K < Bk.Start + Window; ++K) {
+      int J = Bk.Nodes[K];
+      if (SB.Partner[J] >= 0 || !alike(A, *SB.Nodes[J]))
+        continue;
+      size_t Suffix = commonSuffix(A.name(), SB.Nodes[J]->name());
+      if (Best < 0 || Suffix > BestSuffix) {
+        Best = J;
+        BestSuffix = Suffix;
+      }
+    }
+    if (Best < 0)
+      continue;
+    pair(I, Best);
+    for (const Use &U : SB.Nodes[Best]->uses())
+      if (isData(U)) {
+        int C = SB.pos(U.User);
+        if (SB.Partner[C] < 0 && --SB.Pending[C] == 0)
+          releaseB(C);
+      }
+    for (const Use &U : A.uses())
+      if (isData(U)) {
+        int C = SA.pos(U.User);
+        if (SA.Partner[C] < 0 && --SA.Pending[C] == 0)
+          Queue.push_back(C);
+      }
+  }
+}
+
+void Differ::compareNodes(const Node &A, const Node &B, NodeDiff &D) const {
+  if (A.op() != B.op()) {
+    NodeChange C{NodeChange::Op, "", A.op().str(), B.op().str(), {}, {}, {}};
+    D.Changes.push_back(std::move(C));
+  }
+  if (!O.IgnoreDevices && A.device() != B.device()) {
+    NodeChange C{NodeChange::Device, "", A.device().str(), B.device().str(), {}, {}, {}};
+    D.Changes.push_back(std::move(C));
+  }
+  // Attributes in name order, both maps being sorted.
+  std::set<std::string> Names;
+  for (const auto &E : A.attrs())
+    Names.insert(E.first);
+  for (const auto &E : B.attrs())
+    Names.insert(E.first);
+  for (const std::string &Name : Names) {
+    if (ignored(Name))
+      continue;
+    const tensorflow::AttrValue *VA = A.findAttr(Name), *VB = B.findAttr(Name);
+    NodeChange C{NodeChange::Attr, Name, {}, {}, {}, {}, {}};
+    if (VA && VB) {
+      if (sameAttr(A, B, Name, *VA, *VB, &C))
+        continue;
+    } else {
+      if (VA)
+        C.Old = spellAttr(*VA);
+      if (VB)
+        C.New = spellAttr(*VB);
+    }
+    D.Changes.push_back(std::move(C));
+  }
+  // Data inputs position by position, through the pairing.
+  auto spell = [](const Input &In) { return Node::formatInput(In.Src->name(), In.Port); };
+  size_t NA = A.numDataInputs(), NB = B.numDataInputs();
+  for (size_t I = 0; I < std::max(NA, NB); ++I) {
+    const Input *IA = I < NA ? &A.input(I) : nullptr;
+    const Input *IB = I < NB ? &B.input(I) : nullptr;
+    if (IA && IB && SA.partner(IA->Src) == SB.pos(IB->Src) && IA->Port == IB->Port)
+      continue;
+    NodeChange C{NodeChange::Input, std::to_string(I), {}, {}, {}, {}, {}};
+    if (IA)
+      C.Old = spell(*IA);
+    if (IB)
+      C.New = spell(*IB);
+    D.Changes.push_back(std::move(C));
+  }
+  // Control inputs as sets, a producer that is also a data producer of the
+  // node left out ("^x" next to "x" adds nothing). A's producers are spelled
+  // by their partner's position in B, or by -1 - their own when unpaired.
+  auto controls = [](const Node &N, auto Id) {
+    std::map<int, const Node *> Out;
+    if (N.controlInputs().empty())
+      return Out;
+    llvm::SmallPtrSet<const Node *, 8> Data;
+    for (const Input &D : N.dataInputs())
+      Data.insert(D.Src);
+    for (const Input &C : N.controlInputs())
+      if (!Data.contains(C.Src))
+        Out.emplace(Id(C.Src), C.Src);
+    return Out;
+  };
+  auto CA = controls(A, [this](const Node *N) {
+    int P = SA.partner(N);
+    return P >= 0 ? P : -1 - SA.pos(N);
+  });
+  auto CB = controls(B, [this](const Node *N) { return SB.pos(N); });
+  NodeChange C{NodeChange::ControlInputs, "", {}, {}, {}, {}, {}};
+  for (const auto &[Id, N] : CB)
+    if (!CA.count(Id))
+      C.AddedControls.push_back(N->name().str());
+  for (const auto &[Id, N] : CA)
+    if (!CB.count(Id))
+      C.RemovedControls.push_back(N->name().str());
+  if (!C.AddedControls.empty() || !C.RemovedControls.empty()) {
+    llvm::sort(C.AddedControls);
+    llvm::sort(C.RemovedControls);
+    D.Changes.push_back(std::move(C));
+  }
+}
+
+void Differ::compareFunctions(GraphDiff &D) const {
+  std::map<std::string, const tensorflow::FunctionDef *> FA, FB;
+  for (const auto &F : MA.graph().library().function())
+    FA.emplace(F.signature().name(), &F);
+  for (const auto &F : MB.graph().library().function())
+    FB.emplace(F.signature().name(), &F);
+  for (const auto &[Name, F] : FB)
+    if (!FA.count(Name))
+      D.Functions.push_back({NodeStatus::Added, Name, "", std::nullopt, std::nullopt});
+  for (const auto &[Name, F] : FA)
+    if (!FB.count(Name))
+      D.Functions.push_back({NodeStatus::Removed, Name, "", std::nullopt, std::nullopt});
+  for (const auto &[Name, F] : FA) {
+    auto It = FB.find(Name);
+    if (It == FB.end())
+      continue;
+    const tensorflow::FunctionDef &A = *F, &B = *It->second;
+    if (deterministicBytes(A) == deterministicBytes(B))
+      continue;
+    EntryDiff E{NodeStatus::Changed, Name, "body", std::nullopt, std::nullopt};
+    if (A.node_def_size() != B.node_def_size()) {
+      E.What = "nodes";
+      E.Old = std::to_string(A.node_def_size());
+      E.New = std::to_string(B.node_def_size());
+    } else if (deterministicBytes(A.signature()) != deterministicBytes(B.signature())) {
+      E.What = "signature";
+    }
+    D.Functions.push_back(std::move(E));
+  }
+}
+
+std::string Differ::canonicalTensorName(const tensorflow::TensorInfo &Info, bool FromA) const {
+  if (Info.encoding_case() != tensorflow::TensorInfo::kName)
+    return tensorInfoName(Info);
+  llvm::StringRef Name;
+  int Port = 0;
+  bool Explicit = false;
+  if (!parseInputName(Info.name(), Name, Port, Explicit))
+    return Info.name();
+  if (FromA)
+    if (const Node *N = MA.graph().findNode(Name))
+      if (int P = SA.partner(N); P >= 0)
+        Name = SB.Nodes[P]->name();
+  return Node::formatInput(Name, Port, /*ExplicitPort=*/true);
+}
+
+void Differ::compareTensorInfos(GraphDiff &D, const std::string &Key, llvm::StringRef Group,
+                                const TensorInfoMap &A, const TensorInfoMap &B) const {
+  std::map<std::string, std::pair<const tensorflow::TensorInfo *, const tensorflow::TensorInfo *>>
+      Both;
+  for (const auto &[K, V] : A)
+    Both[K].first = &V;
+  for (const auto &[K, V] : B)
+    Both[K].second = &V;
+  auto spell = [](const tensorflow::TensorInfo &I) {
+    return tensorInfoName(I) + " " + typeAndShape(I.dtype(), I.tensor_shape());
+  };
+  for (const auto &[K, Infos] : Both) {
+    auto [X, Y] = Infos;
+    if (X && Y && canonicalTensorName(*X, true) == canonicalTensorName(*Y, false) &&
+        X->dtype() == Y->dtype() &&
+        deterministicBytes(X->tensor_shape()) == deterministicBytes(Y->tensor_shape()))
+      continue;
+    EntryDiff E{NodeStatus::Changed, Key, absl::StrCat(Group.str(), " ", K), {}, {}};
+    if (X)
+      E.Old = spell(*X);
+    if (Y)
+      E.New = spell(*Y);
+    D.Signatures.push_back(std::move(E));
+  }
+}
+
+absl::Status Differ::compareSignatures(GraphDiff &D) const {
+  static const tensorflow::MetaGraphDef NoMeta;
+  const auto &A = (MA.metaGraph() ? *MA.metaGraph() : NoMeta).signature_def();
+  const auto &B = (MB.metaGraph() ? *MB.metaGraph() : NoMeta).signature_def();
+  std::set<std::string> Keys;
+  if (!O.Signature.empty()) {
+    if (!A.count(O.Signature) && !B.count(O.Signature))
+      return absl::InvalidArgumentError(absl::StrCat("signature '", O.Signature,
+                                                     "': neither model has it"));
+    Keys.insert(O.Signature);
+  } else if (MA.metaGraph() && MB.metaGraph()) {
+    // A bare GraphDef has no signatures to lose.
+    for (const auto &E : A)
+      Keys.insert(E.first);
+    for (const auto &E : B)
+      Keys.insert(E.first);
+  }
+  for (const std::string &Key : Keys) {
+    auto IA = A.find(Key), IB = B.find(Key);
+    if (IA == A.end() || IB == B.end()) {
+      D.Signatures.push_back(
+          {IA == A.end() ? NodeStatus::Added : NodeStatus::Removed, Key, "signature", {}, {}});
+      continue;
+    }
+    const tensorflow::SignatureDef &X = IA->second, &Y = IB->second;
+    if (X.method_name() != Y.method_name())
+      D.Signatures.push_back(
+          {NodeStatus::Changed, Key, "method_name", X.method_name(), Y.method_name()});
+    compareTensorInfos(D, Key, "input", X.inputs(), Y.inputs());
+    compareTensorInfos(D, Key, "output", X.outputs(), Y.outputs());
+  }
+  return absl::OkStatus();
+}
+
+void Differ::compareGraphFields(GraphDiff &D) const {
+  auto spell = [](const tensorflow::VersionDef &V) {
+    std::string Out = absl::StrCat("producer ", V.producer(), ", min_consumer ", V.min_consumer());
+    if (V.bad_consumers_size())
+      absl::StrAppend(&Out, ", bad_consumers ",
+                      spellList(V.bad_consumers(), [](int C) { return std::to_string(C); }));
+    return Out;
+  };
+  const tensorflow::VersionDef &A = MA.graph().otherFields().versions();
+  const tensorflow::VersionDef &B = MB.graph().otherFields().versions();
+  if (spell(A) != spell(B))
+    D.GraphFields.push_back({NodeStatus::Changed, "versions", "versions", spell(A), spell(B)});
+}
+
+absl::StatusOr<GraphDiff> Differ::run() {
+  GraphDiff D;
+  for (auto [M, Out] : {std::pair{&MA, &D.A}, std::pair{&MB, &D.B}}) {
+    Out->File = M->sourcePath();
+    Out->Kind = M->kind();
+    Out->Nodes = M->graph().size();
+    Out->Functions = M->graph().library().function_size();
+  }
+  pairByName();
+  if (O.MatchStructure)
+    pairByStructure();
+
+  for (size_t I = 0; I < SA.Nodes.size(); ++I) {
+    const Node &A = *SA.Nodes[I];
+    NodeDiff N;
+    N.NameA = A.name().str();
+    N.OpA = A.op().str();
+    if (int P = SA.Partner[I]; P >= 0) {
+      const Node &B = *SB.Nodes[P];
+      N.NameB = B.name().str();
+      N.OpB = B.op().str();
+      compareNodes(A, B, N);
+      N.Status = A.name() != B.name() ? NodeStatus::Renamed
+                 : N.Changes.empty()  ? NodeStatus::Same
+                                      : NodeStatus::Changed;
+      D.IndexB[N.NameB] = D.Nodes.size();
+    } else {
+      N.Status = NodeStatus::Removed;
+    }
+    D.IndexA[N.NameA] = D.Nodes.size();
+    D.Nodes.push_back(std::move(N));
+  }
+  for (size_t I = 0; I < SB.Nodes.size(); ++I) {
+    if (SB.Partner[I] >= 0)
+      continue;
+    NodeDiff N;
+    N.Status = NodeStatus::Added;
+    N.NameB = SB.Nodes[I]->name().str();
+    N.OpB = SB.Nodes[I]->op().str();
+    D.IndexB[N.NameB] = D.Nodes.size();
+    D.Nodes.push_back(std::move(N));
+  }
+  compareFunctions(D);
+  FROST_RETURN_IF_ERROR(compareSignatures(D));
+  compareGraphFields(D);
+  return D;
+}
+
+} // namespace
+
+absl::StatusOr<GraphDiff> diffModels(const Model &A, const Model &B, const DiffOptions &Options) {
+  return Differ(A, B, Options).run();
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Findings are listed added, removed, renamed, changed.
+int statusRank(NodeStatus S) {
+  switch (S) {
+  case NodeStatus::Added:
+    return 0;
+  case NodeStatus::Removed:
+    return 1;
+  case NodeStatus::Renamed:
+    return 2;
+  case NodeStatus::Changed:
+    return 3;
+  case NodeStatus::Same:
+    break;
+  }
+  return 4;
+}
+
+/// The nodes that differ, in the order they are listed: by status, then
+/// by name.
+std::vector<const NodeDiff *> listedNodes(const GraphDiff &D) {
+  std::vector<const NodeDiff *> Out;
+  for (const NodeDiff &N : D.Nodes)
+    if (N.Status != NodeStatus::Same)
+      Out.push_back(&N);
+  llvm::sort(Out, [](const NodeDiff *X, const NodeDiff *Y) {
+    return std::make_tuple(statusRank(X->Status), llvm::StringRef(X->name()),
+                           llvm::StringRef(X->NameA)) <
+           std::make_tuple(statusRank(Y->Status), llvm::StringRef(Y->name()),
+                           llvm::StringRef(Y->NameA));
+  });
+  return Out;
+}
+
+std::string orNone(const std::optional<std::string> &S) {
+  return S && !S->empty() ? *S : "<none>";
+}
+
+std::string formatMaxDiff(double V) {
+  if (std::isnan(V))
+    return "nan";
+  std::string Out;
+  llvm::raw_string_ostream(Out) << llvm::format("%.6g", V);
+  return Out;
+}
+
+std::string describeValue(const ValueDiff &V) {
+  if (V.TypeA != V.TypeB)
+    return V.TypeA + " -> " + V.TypeB;
+  if (V.OnlyBits)
+    return V.TypeA + ": same values, different bits (signed zeros or NaN payloads)";
+  std::string Out = absl::StrCat(V.TypeA, ": ", V.Differing, " of ", V.Elements,
+                                 V.Elements == 1 ? " element differs" : " elements differ");
+  if (V.MaxAbsDiff)
+    absl::StrAppend(&Out, ", max abs diff ", formatMaxDiff(*V.MaxAbsDiff));
+  if (!V.ValuesA.empty() && !V.ValuesB.empty())
+    absl::StrAppend(&Out, " (", V.ValuesA, " -> ", V.ValuesB, ")");
+  return Out;
+}
+
+std::string describeChange(const NodeChange &C) {
+  switch (C.TheKind) {
+  case NodeChange::Op:
+    return absl::StrCat("op ", orNone(C.Old), " -> ", orNone(C.New));
+  case NodeChange::Device:
+    return absl::StrCat("device ", orNone(C.Old), " -> ", orNone(C.New));
+  case NodeChange::Attr:
+    return absl::StrCat("attr ", C.Name, ": ", orNone(C.Old), " -> ", orNone(C.New));
+  case NodeChange::Value:
+    return absl::StrCat(C.Name == "value" ? "value" : "attr " + C.Name + " value", ": ",
+                        describeValue(C.Values));
+  case NodeChange::Input:
+    return absl::StrCat("input ", C.Name, ": ", orNone(C.Old), " -> ", orNone(C.New));
+  case NodeChange::ControlInputs: {
+    std::string Out = "control inputs:";
+    for (const std::string &N : C.AddedControls)
+      absl::StrAppend(&Out, " +^", N);
+    for (const std::string &N : C.RemovedControls)
+      absl::StrAppend(&Out, " -^", N);
+    return Out;
+  }
+  }
+  return "";
+}
+
+std::string describeEntry(const EntryDiff &E) {
+  std::string Out = E.What;
+  if (E.Old || E.New)
+    absl::StrAppend(&Out, ": ", orNone(E.Old), " -> ", orNone(E.New));
+  return Out;
+}
+
+/// Every finding line but the node-level ones' order is fixed here.
+std::vector<std::string> findingLines(const GraphDiff &D) {
+  std::vector<std::string> Lines;
+  for (const NodeDiff *N : listedNodes(D)) {
+    switch (N->Status) {
+    case NodeStatus::Added:
+      Lines.push_back(absl::StrCat("added: ", N->NameB, " (", N->OpB, ")"));
+      break;
+    case NodeStatus::Removed:
+      Lines.push_back(absl::StrCat("removed: ", N->NameA, " (", N->OpA, ")"));
+      break;
+    case NodeStatus::Renamed:
+      Lines.push_back(absl::StrCat("renamed: ", N->NameA, " -> ", N->NameB, " (", N->OpB, ")"));
+      break;
+    default:
+      break;
+    }
+    for (const NodeChange &C : N->Changes)
+      Lines.push_back(
+          absl::StrCat("changed: ", N->NameB, " (", N->OpB, "): ", describeChange(C)));
+  }
+  for (const EntryDiff &F : D.Functions)
+    Lines.push_back(F.Status == NodeStatus::Changed
+                        ? absl::StrCat("function changed: ", F.Name, ": ", describeEntry(F))
+                        : absl::StrCat("function ", nodeStatusName(F.Status).str(), ": ", F.Name));
+  for (const EntryDiff &S : D.Signatures)
+    Lines.push_back(S.Status == NodeStatus::Changed
+                        ? absl::StrCat("signature changed: ", S.Name, ": ", describeEntry(S))
+                        : absl::StrCat("signature ", nodeStatusName(S.Status).str(), ": ", S.Name));
+  for (const EntryDiff &G : D.GraphFields)
+    Lines.push_back(absl::StrCat("graph changed: ", describeEntry(G)));
+  return Lines;
+}
+
+std::string describeSide(const DiffSide &S) {
+  return absl::StrCat(S.File, " (", containerKindName(S.Kind).str(), ", ",
+                      plural(S.Nodes, "node"), ", ", plural(S.Functions, "function"), ")");
+}
+
+} // namespace
+
+void printGraphDiff(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS) {
+  OS << "--- " << describeSide(D.A) << "\n";
+  OS << "+++ " << describeSide(D.B) << "\n";
+  OS << D.count(NodeStatus::Added) << " added, " << D.count(NodeStatus::Removed) << " removed, "
+     << D.count(NodeStatus::Renamed) << " renamed, " << D.count(NodeStatus::Changed)
+     << " changed\n";
+  if (!D.Functions.empty()) {
+    auto functions = [&](NodeStatus S) {
+      return llvm::count_if(D.Functions, [S](const EntryDiff &F) { return F.Status == S; });
+    };
+    OS << "functions: " << functions(NodeStatus::Added) << " added, "
+       << functions(NodeStatus::Removed) << " removed, " << functions(NodeStatus::Changed)
+       << " changed\n";
+  }
+  std::vector<std::string> Lines = findingLines(D);
+  size_t Shown = P.MaxFindings ? std::min(P.MaxFindings, Lines.size()) : Lines.size();
+  for (size_t I = 0; I < Shown; ++I)
+    OS << Lines[I] << "\n";
+  if (Shown < Lines.size())
+    OS << "... and " << plural(Lines.size() - Shown, "more finding") << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// JSON (schema also in docs/verify.md)
+//
+//   {"a": SIDE, "b": SIDE, "identical": bool,
+//    "summary": {"added", "removed", "renamed", "changed", "functions",
+//                "signatures", "graph"},
+//    "nodes": [{"status", "a": name|null, "b": name|null, "op",
+//               "changes": [CHANGE]}],
+//    "functions": [{"name", "status", "what", "old", "new"}],
+//    "signatures": [{"key", "status", "what", "old", "new"}],
+//    "graph": [{"field", "status", "what", "old", "new"}],
+//    "omitted": int}
+//   SIDE = {"file", "container", "nodes", "functions"}
+//   CHANGE = {"kind": "op"|"device"|"attr"|"input", "name"?, "old", "new"}
+//          | {"kind": "value", "name", "old", "new", "elements", "differing",
+//             "max_abs_diff": number|"nan"|null, "only_bits", "old_values"?,
+//             "new_values"?}
+//          | {"kind": "control_inputs", "added": [name], "removed": [name]}
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void optionalString(JsonWriter &J, llvm::StringRef Key, const std::optional<std::string> &S) {
+  J.key(Key);
+  if (S)
+    J.string(*S);
+  else
+    J.null();
+}
+
+void writeSide(JsonWriter &J, const DiffSide &S) {
+  J.objectBegin();
+  J.member("file", S.File);
+  J.member("container", containerKindName(S.Kind));
+  J.member("nodes", static_cast<uint64_t>(S.Nodes));
+  J.member("functions", S.Functions);
+  J.objectEnd();
+}
+
+const char *changeKindName(NodeChange::Kind K) {
+  switch (K) {
+  case NodeChange::Op:
+    return "op";
+  case NodeChange::Device:
+    return "device";
+  case NodeChange::Attr:
+    return "attr";
+  case NodeChange::Value:
+    return "value";
+  case NodeChange::Input:
+    return "input";
+  case NodeChange::ControlInputs:
+    return "control_inputs";
+  }
+  return "";
+}
+
+void writeChange(JsonWriter &J, const NodeChange &C) {
+  J.objectBegin();
+  J.member("kind", changeKindName(C.TheKind));
+  switch (C.TheKind) {
+  case NodeChange::Attr:
+    J.member("name", C.Name);
+    [[fallthrough]];
+  case NodeChange::Op:
+  case NodeChange::Device:
+    optionalString(J, "old", C.Old);
+    optionalString(J, "new", C.New);
+    break;
+  case NodeChange::Input:
+    J.key("index");
+    J.raw(C.Name);
+    optionalString(J, "old", C.Old);
+    optionalString(J, "new", C.New);
+    break;
+  case NodeChange::Value: {
+    const ValueDiff &V = C.Values;
+    J.member("name", C.Name);
+    J.member("old", V.TypeA);
+    J.member("new", V.TypeB);
+    J.member("elements", V.Elements);
+    J.member("differing", V.Differing);
+    J.key("max_abs_diff");
+    if (!V.MaxAbsDiff)
+      J.null();
+    else if (std::isnan(*V.MaxAbsDiff))
+      J.string("nan");
+    else
+      J.raw(formatDouble(*V.MaxAbsDiff, Style::Json));
+    J.member("only_bits", V.OnlyBits);
+    if (!V.ValuesA.empty() && !V.ValuesB.empty()) {
+      J.member("old_values", V.ValuesA);
+      J.member("new_values", V.ValuesB);
+    }
+    break;
+  }
+  case NodeChange::ControlInputs:
+    J.key("added");
+    J.inlineArray(C.AddedControls);
+    J.key("removed");
+    J.inlineArray(C.RemovedControls);
+    break;
+  }
+  J.objectEnd();
+}
+
+void writeEntry(JsonWriter &J, const EntryDiff &E, llvm::StringRef NameKey) {
+  J.objectBegin();
+  J.member(NameKey, E.Name);
+  J.member("status", nodeStatusName(E.Status));
+  J.member("what", E.What);
+  optionalString(J, "old", E.Old);
+  optionalString(J, "new", E.New);
+  J.objectEnd();
+}
+
+} // namespace
+
+void printGraphDiffJson(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS) {
+  JsonWriter J(OS);
+  J.objectBegin();
+  J.key("a");
+  writeSide(J, D.A);
+  J.key("b");
+  writeSide(J, D.B);
+  J.member("identical", D.identical());
+  J.key("summary");
+  J.objectBegin();
+  for (NodeStatus S : {NodeStatus::Added, NodeStatus::Removed, NodeStatus::Renamed,
+                       NodeStatus::Changed})
+    J.member(nodeStatusName(S), static_cast<uint64_t>(D.count(S)));
+  J.member("functions", static_cast<uint64_t>(D.Functions.size()));
+  J.member("signatures", static_cast<uint64_t>(D.Signatures.size()));
+  J.member("graph", static_cast<uint64_t>(D.GraphFields.size()));
+  J.objectEnd();
+
+  // --max-findings counts entries here: nodes, then functions, signatures
+  // and graph fields.
+  size_t Budget = P.MaxFindings ? P.MaxFindings : SIZE_MAX, Omitted = 0;
+  auto take = [&] {
+    if (Budget == 0) {
+      ++Omitted;
+      return false;
+    }
+    --Budget;
+    return true;
+  };
+  J.key("nodes");
+  J.arrayBegin();
+  for (const NodeDiff *N : listedNodes(D)) {
+    if (!take())
+      continue;
+    J.objectBegin();
+    J.member("status", nodeStatusName(N->Status));
+    for (auto [Key, Name] : {std::pair{"a", &N->NameA}, std::pair{"b", &N->NameB}})
+      optionalString(J, Key, Name->empty() ? std::nullopt : std::optional(*Name));
+    J.member("op", N->op());
+    J.key("changes");
+    J.arrayBegin();
+    for (const NodeChange &C : N->Changes)
+      writeChange(J, C);
+    J.arrayEnd();
+    J.objectEnd();
+  }
+  J.arrayEnd();
+  for (auto [Key, Entries, NameKey] :
+       {std::tuple{"functions", &D.Functions, "name"}, std::tuple{"signatures", &D.Signatures, "key"},
+        std::tuple{"graph", &D.GraphFields, "field"}}) {
+    J.key(Key);
+    J.arrayBegin();
+    for (const EntryDiff &E : *Entries)
+      if (take())
+        writeEntry(J, E, NameKey);
+    J.arrayEnd();
+  }
+  J.member("omitted", static_cast<uint64_t>(Omitted));
+  J.objectEnd();
+}
+
+} // namespace frost::inspect
