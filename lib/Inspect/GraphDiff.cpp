@@ -6,10 +6,21 @@
 // buckets keyed by op, attributes and their producers' partners, A's look
 // their bucket up. A pair made releases the consumers on both sides, B's
 // first, so a chain of renamed nodes pairs link by link, and a node that
-// finds no partner when it is released never will. Candidates alike (two
-// renamed zeros) go to the partner with the longest common name suffix,
-// then the first in graph order. Linear in nodes and edges, but for the
+// finds no partner when it is released never will. Among candidates alike
+// (two renamed zeros) the longest common name suffix wins, then graph
+// order; but only a suffix from a scope boundary ("/") on, or a whole name:
+// else the node waits for its readers to decide (below), as a guess would
+// cascade. Linear in nodes and edges, but for the
 // values of unpaired constants, which are hashed once.
+//
+// A renamed node that also changed (a constant one ulp off) stops that
+// sweep, and with it everything downstream. So, last, nodes pair by their
+// neighbours: an unpaired node and an unpaired node of B reading the
+// partners of its producers (the rest of their inputs unpaired on both
+// sides), or the producer, at the same input, of a paired reader's partner.
+// Their ops must agree, unless all their inputs are paired and either the
+// pair is between paired readers too or the names end alike. Each pair
+// made retries the neighbours; scans are capped, so fan-outs stay linear.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Inspect/GraphDiff.h"
@@ -58,6 +69,10 @@ llvm::StringRef nodeStatusName(NodeStatus S) {
 
 size_t GraphDiff::count(NodeStatus S) const {
   return llvm::count_if(Nodes, [S](const NodeDiff &N) { return N.Status == S; });
+}
+
+size_t GraphDiff::changedNodes() const {
+  return llvm::count_if(Nodes, [](const NodeDiff &N) { return !N.Changes.empty(); });
 }
 
 bool GraphDiff::identical() const {
@@ -367,6 +382,8 @@ private:
 
   void pairByName();
   void pairByStructure();
+  void pairByNeighbours();
+  bool looselyAlike(const Node &A, const Node &B, bool AllowOpChange) const;
   llvm::hash_code attrHash(const Node &N) const;
   /// The bucket key of a node whose producers are all paired: producers are
   /// spelled as A's positions on both sides.
@@ -500,6 +517,13 @@ size_t commonSuffix(llvm::StringRef A, llvm::StringRef B) {
   return N;
 }
 
+/// Whether two names end alike from a scope boundary on, or one ends the
+/// other ("y", "StatefulPartitionedCall/y"; "f/zero", "Func/call/zero").
+bool namesAlike(llvm::StringRef A, llvm::StringRef B) {
+  size_t N = commonSuffix(A, B);
+  return N == A.size() || N == B.size() || A.take_back(N).starts_with("/");
+}
+
 void Differ::pairByStructure() {
   // Candidates of B by key, in the order they were released; Start skips the
   // paired prefix of each.
@@ -542,17 +566,23 @@ void Differ::pairByStructure() {
     Bucket &Bk = It->second;
     while (Bk.Start < Bk.Nodes.size() && SB.Partner[Bk.Nodes[Bk.Start]] >= 0)
       ++Bk.Start;
+    // The candidates by name likeness, then graph order.
+    llvm::SmallVector<std::pair<size_t, int>, 8> Candidates;
+    for (size_t K = Bk.Start; K < Bk.Nodes.size() && K < Bk.Start + Window; ++K)
+      if (int J = Bk.Nodes[K]; SB.Partner[J] < 0)
+        Candidates.emplace_back(commonSuffix(A.name(), SB.Nodes[J]->name()), J);
+    llvm::stable_sort(Candidates, [](const auto &X, const auto &Y) { return X.first > Y.first; });
     int Best = -1;
-    size_t BestSuffix = 0;
-    for (size_t K = Bk.Start; K < Bk.Nodes.size() && K < Bk.Start + Window; ++K) {
-      int J = Bk.Nodes[K];
-      if (SB.Partner[J] >= 0 || !alike(A, *SB.Nodes[J]))
+    for (auto [Suffix, J] : Candidates) {
+      (void)Suffix;
+      if (!alike(A, *SB.Nodes[J]))
         continue;
-      size_t Suffix = commonSuffix(A.name(), SB.Nodes[J]->name());
-      if (Best < 0 || Suffix > BestSuffix) {
+      // Among alike nodes (two renamed zeros) a name must tell: the names
+      // end alike from a scope boundary on, else the readers decide later
+      // (pairByNeighbours), rather than a guess that cascades.
+      if (Candidates.size() == 1 || namesAlike(A.name(), SB.Nodes[J]->name()))
         Best = J;
-        BestSuffix = Suffix;
-      }
+      break;
     }
     if (Best < 0)
       continue;
@@ -569,6 +599,99 @@ void Differ::pairByStructure() {
         if (SA.Partner[C] < 0 && --SA.Pending[C] == 0)
           Queue.push_back(C);
       }
+  }
+}
+
+bool Differ::looselyAlike(const Node &A, const Node &B, bool AllowOpChange) const {
+  if (A.numDataInputs() != B.numDataInputs())
+    return false;
+  // Each input: producers that are partners, or both unpaired.
+  bool AllPaired = true;
+  for (auto [IA, IB] : llvm::zip(A.dataInputs(), B.dataInputs())) {
+    if (IA.Port != IB.Port)
+      return false;
+    int P = SA.partner(IA.Src);
+    if (P >= 0 || SB.partner(IB.Src) >= 0) {
+      if (P != SB.pos(IB.Src))
+        return false;
+    } else {
+      AllPaired = false;
+    }
+  }
+  return A.op() == B.op() || (AllowOpChange && AllPaired && A.numDataInputs() > 0);
+}
+
+void Differ::pairByNeighbours() {
+  // Bounds that keep a node with a huge fan-in or fan-out from making this
+  // quadratic: such nodes pair exactly or not at all.
+  constexpr size_t MaxScan = 64, MaxInputs = 1024;
+  constexpr unsigned MaxTries = 8;
+  std::vector<unsigned> Tries(SA.Nodes.size(), 0);
+  std::vector<bool> Queued(SA.Nodes.size(), false);
+  std::deque<int> Queue;
+  auto enqueue = [&](const Node *N) {
+    int I = SA.pos(N);
+    if (SA.Partner[I] < 0 && !Queued[I] && Tries[I] < MaxTries) {
+      Queued[I] = true;
+      Queue.push_back(I);
+    }
+  };
+  for (const Node *N : SA.Nodes)
+    enqueue(N);
+  while (!Queue.empty()) {
+    int I = Queue.front();
+    Queue.pop_front();
+    Queued[I] = false;
+    const Node &A = *SA.Nodes[I];
+    if (SA.Partner[I] >= 0 || A.numDataInputs() > MaxInputs)
+      continue;
+    ++Tries[I];
+    int Best = -1;
+    size_t BestSuffix = 0;
+    auto consider = [&](const Node &B, bool AllowOpChange) {
+      int J = SB.pos(&B);
+      if (SB.Partner[J] >= 0 || J == Best || !looselyAlike(A, B, AllowOpChange))
+        return;
+      size_t Suffix = commonSuffix(A.name(), B.name());
+      if (Best < 0 || Suffix > BestSuffix) {
+        Best = J;
+        BestSuffix = Suffix;
+      }
+    };
+    // B's readers of our producers' partners, at the same input.
+    size_t Scanned = 0;
+    for (unsigned K = 0; K < A.numDataInputs() && Scanned < MaxScan; ++K) {
+      int P = SA.partner(A.input(K).Src);
+      if (P < 0)
+        continue;
+      for (const Use &U : SB.Nodes[P]->uses()) {
+        if (++Scanned > MaxScan)
+          break;
+        if (U.InputIndex == K && U.User->input(K).Port == A.input(K).Port)
+          consider(*U.User, namesAlike(A.name(), U.User->name()));
+      }
+    }
+    // The producers in B that our readers' partners read at the same input:
+    // sandwiched between pairs, a node may have changed its op.
+    Scanned = 0;
+    for (const Use &U : A.uses()) {
+      if (++Scanned > MaxScan)
+        break;
+      const Input &In = U.User->input(U.InputIndex);
+      int P = SA.partner(U.User);
+      if (In.isControl() || P < 0 || U.InputIndex >= SB.Nodes[P]->numDataInputs())
+        continue;
+      const Input &Other = SB.Nodes[P]->input(U.InputIndex);
+      if (Other.Port == In.Port)
+        consider(*Other.Src, true);
+    }
+    if (Best < 0)
+      continue;
+    pair(I, Best);
+    for (const Input &In : A.dataInputs())
+      enqueue(In.Src);
+    for (const Use &U : A.uses())
+      enqueue(U.User);
   }
 }
 
@@ -781,8 +904,10 @@ absl::StatusOr<GraphDiff> Differ::run() {
     Out->Functions = M->graph().library().function_size();
   }
   pairByName();
-  if (O.MatchStructure)
+  if (O.MatchStructure) {
     pairByStructure();
+    pairByNeighbours();
+  }
 
   for (size_t I = 0; I < SA.Nodes.size(); ++I) {
     const Node &A = *SA.Nodes[I];
@@ -968,8 +1093,7 @@ void printGraphDiff(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ost
   OS << "--- " << describeSide(D.A) << "\n";
   OS << "+++ " << describeSide(D.B) << "\n";
   OS << D.count(NodeStatus::Added) << " added, " << D.count(NodeStatus::Removed) << " removed, "
-     << D.count(NodeStatus::Renamed) << " renamed, " << D.count(NodeStatus::Changed)
-     << " changed\n";
+     << D.count(NodeStatus::Renamed) << " renamed, " << D.changedNodes() << " changed\n";
   if (!D.Functions.empty()) {
     auto functions = [&](NodeStatus S) {
       return llvm::count_if(D.Functions, [S](const EntryDiff &F) { return F.Status == S; });
@@ -1114,9 +1238,9 @@ void printGraphDiffJson(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw
   J.member("identical", D.identical());
   J.key("summary");
   J.objectBegin();
-  for (NodeStatus S : {NodeStatus::Added, NodeStatus::Removed, NodeStatus::Renamed,
-                       NodeStatus::Changed})
+  for (NodeStatus S : {NodeStatus::Added, NodeStatus::Removed, NodeStatus::Renamed})
     J.member(nodeStatusName(S), static_cast<uint64_t>(D.count(S)));
+  J.member("changed", static_cast<uint64_t>(D.changedNodes()));
   J.member("functions", static_cast<uint64_t>(D.Functions.size()));
   J.member("signatures", static_cast<uint64_t>(D.Signatures.size()));
   J.member("graph", static_cast<uint64_t>(D.GraphFields.size()));

@@ -49,8 +49,8 @@ struct DiffOptions {
 };
 
 /// What became of a node. Renamed: paired by structure under another name
-/// (Changes may still list control inputs or a device). Changed: the same
-/// name, with Changes.
+/// (with Changes when it changed too: pairing by neighbours pairs a renamed
+/// constant whose value changed). Changed: the same name, with Changes.
 enum class NodeStatus { Same, Added, Removed, Renamed, Changed };
 
 /// "same", "added", "removed", "renamed", "changed".
@@ -130,6 +130,8 @@ struct GraphDiff {
   std::vector<EntryDiff> Functions, Signatures, GraphFields;
 
   size_t count(NodeStatus S) const;
+  /// Pairs with differences: Changed nodes and Renamed ones with Changes.
+  size_t changedNodes() const;
   /// No node added, removed, renamed or changed, and no other difference.
   bool identical() const;
   /// The entry of A's node `Name` or of B's, or null.
@@ -151,7 +153,8 @@ struct DiffPrintOptions {
 };
 
 /// The text frost-diff prints: a header naming the files, a summary line
-/// ("1 added, 0 removed, 2 renamed, 3 changed"), then one line per finding.
+/// ("1 added, 0 removed, 2 renamed, 3 changed": renamed nodes with changes
+/// count as both), then one line per finding.
 void printGraphDiff(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS);
 /// The JSON frost-diff --json prints (schema in docs/verify.md).
 void printGraphDiffJson(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS);
