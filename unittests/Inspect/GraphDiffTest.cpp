@@ -134,7 +134,8 @@ TEST(GraphDiffTest, ValuesOfEveryKind) {
   {
     std::string A = constOf("DT_HALF", "", "half_val: 15360 half_val: 0");
     std::string B = constOf("DT_HALF", "", "half_val: 15361 half_val: 0");
-    const ValueDiff *V = valueChange(diff(A, B));
+    GraphDiff D = diff(A, B);
+    const ValueDiff *V = valueChange(D);
     ASSERT_NE(V, nullptr);
     EXPECT_EQ(V->MaxAbsDiff, 0.0009765625);
     DiffOptions O;
