@@ -118,23 +118,12 @@ private:
   std::vector<AttrSize> AttrSizes;
 };
 
-/// Serialized GraphDef fields other than the nodes.
-std::string serializeDeterministic(const google::protobuf::Message &Msg) {
-  std::string Out;
-  google::protobuf::io::StringOutputStream Stream(&Out);
-  CodedOutputStream Coded(&Stream);
-  Coded.SetSerializationDeterministic(true);
-  Msg.SerializeToCodedStream(&Coded);
-  Coded.Trim();
-  return Out;
-}
-
 /// Everything needed to stream a model: the parts around the graph are small
 /// and serialized up front; the graph is sized first, then written.
 class ModelEncoder {
 public:
   explicit ModelEncoder(const Model &M) : M(M) {
-    GraphTail = serializeDeterministic(M.graph().otherFields());
+    GraphTail = deterministicBytes(M.graph().otherFields());
     GraphSize = GraphTail.size();
     for (const Node &N : M.graph()) {
       size_t Size = NodeEncoder(N).size();
@@ -145,12 +134,12 @@ public:
       if (Meta->has_meta_info_def()) {
         tensorflow::MetaGraphDef Head;
         *Head.mutable_meta_info_def() = Meta->meta_info_def();
-        MetaHead = serializeDeterministic(Head);
+        MetaHead = deterministicBytes(Head);
       }
       tensorflow::MetaGraphDef Tail(*Meta);
       Tail.clear_meta_info_def();
       Tail.clear_graph_def();
-      MetaTail = serializeDeterministic(Tail);
+      MetaTail = deterministicBytes(Tail);
       WriteGraphField = Meta->has_graph_def() || !M.graph().empty();
       MetaSize = MetaHead.size() + MetaTail.size() +
                  (WriteGraphField ? lengthDelimitedSize(GraphDefField, GraphSize) : 0);
@@ -158,15 +147,15 @@ public:
     if (const tensorflow::SavedModel *Saved = M.savedModel()) {
       tensorflow::SavedModel Head;
       Head.set_saved_model_schema_version(Saved->saved_model_schema_version());
-      SavedHead = serializeDeterministic(Head);
+      SavedHead = deterministicBytes(Head);
       for (int I = 0; I < Saved->meta_graphs_size(); ++I)
         Siblings.push_back(I == M.metaGraphIndex()
                                ? std::string()
-                               : serializeDeterministic(Saved->meta_graphs(I)));
+                               : deterministicBytes(Saved->meta_graphs(I)));
       tensorflow::SavedModel Tail(*Saved);
       Tail.clear_saved_model_schema_version();
       Tail.clear_meta_graphs();
-      SavedTail = serializeDeterministic(Tail);
+      SavedTail = deterministicBytes(Tail);
     }
   }
 

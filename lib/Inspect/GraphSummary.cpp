@@ -63,24 +63,6 @@ const char *collectionKind(const tensorflow::CollectionDef &C, int &Size) {
   }
 }
 
-/// How a signature names its tensor: a graph tensor, or a sparse/composite
-/// tensor spelled by its parts.
-std::string tensorInfoName(const tensorflow::TensorInfo &Info) {
-  switch (Info.encoding_case()) {
-  case tensorflow::TensorInfo::kName:
-    return Info.name();
-  case tensorflow::TensorInfo::kCooSparse:
-    return "<sparse values=" + Info.coo_sparse().values_tensor_name() +
-           " indices=" + Info.coo_sparse().indices_tensor_name() +
-           " dense_shape=" + Info.coo_sparse().dense_shape_tensor_name() + ">";
-  case tensorflow::TensorInfo::kCompositeTensor:
-    return "<composite of " + std::to_string(Info.composite_tensor().components_size()) +
-           " tensors>";
-  default:
-    return "<none>";
-  }
-}
-
 template <typename MapT>
 std::vector<TensorSummary> signatureTensors(const MapT &Map) {
   std::vector<TensorSummary> Out;
@@ -111,6 +93,22 @@ std::string joinTags(llvm::ArrayRef<std::string> Tags) {
 }
 
 } // namespace
+
+std::string tensorInfoName(const tensorflow::TensorInfo &Info) {
+  switch (Info.encoding_case()) {
+  case tensorflow::TensorInfo::kName:
+    return Info.name();
+  case tensorflow::TensorInfo::kCooSparse:
+    return "<sparse values=" + Info.coo_sparse().values_tensor_name() +
+           " indices=" + Info.coo_sparse().indices_tensor_name() +
+           " dense_shape=" + Info.coo_sparse().dense_shape_tensor_name() + ">";
+  case tensorflow::TensorInfo::kCompositeTensor:
+    return "<composite of " + std::to_string(Info.composite_tensor().components_size()) +
+           " tensors>";
+  default:
+    return "<none>";
+  }
+}
 
 GraphSummary summarizeGraph(const Model &M, llvm::StringRef File) {
   GraphSummary S;

@@ -1,6 +1,10 @@
 //===- Wire.cpp - Bounds-checked varints and protobuf wire records --------===//
 #include "frost/Support/Wire.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/message_lite.h>
+
 namespace frost {
 
 std::optional<uint64_t> consumeVarint64(llvm::StringRef &In) {
@@ -35,6 +39,17 @@ unsigned varintSize(uint64_t V) {
     ++N;
   }
   return N;
+}
+
+std::string deterministicBytes(const google::protobuf::MessageLite &Message) {
+  std::string Bytes;
+  {
+    google::protobuf::io::StringOutputStream Stream(&Bytes);
+    google::protobuf::io::CodedOutputStream Coded(&Stream);
+    Coded.SetSerializationDeterministic(true);
+    (void)Message.SerializeToCodedStream(&Coded);
+  }
+  return Bytes;
 }
 
 bool WireReader::next(WireRecord &R) {

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/Support/Wire.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpRegistry.h"
 #include "frost/Transforms/Passes.h"
@@ -32,24 +33,9 @@
 
 #include <algorithm>
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
 namespace frost {
 
 namespace {
-
-/// Protobuf's deterministic encoding: maps (a function attribute's) sorted.
-std::string deterministicBytes(const google::protobuf::MessageLite &Message) {
-  std::string Bytes;
-  {
-    google::protobuf::io::StringOutputStream Stream(&Bytes);
-    google::protobuf::io::CodedOutputStream Coded(&Stream);
-    Coded.SetSerializationDeterministic(true);
-    (void)Message.SerializeToCodedStream(&Coded);
-  }
-  return Bytes;
-}
 
 /// What makes two nodes alike besides their inputs, as comparable bytes:
 /// op, device, attributes (external tensor contents included) and the

@@ -76,6 +76,10 @@ struct GraphSummary {
   std::optional<tensorflow::SaverDef> Saver;
 };
 
+/// How a signature names its tensor: "x:0", or a sparse/composite tensor
+/// spelled by its parts ("<sparse values=... indices=... dense_shape=...>").
+std::string tensorInfoName(const tensorflow::TensorInfo &Info);
+
 /// Summarises `M`; `File` is the path it was read from, only echoed.
 GraphSummary summarizeGraph(const Model &M, llvm::StringRef File);
 

@@ -13,6 +13,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+
+namespace google::protobuf {
+class MessageLite;
+} // namespace google::protobuf
 
 namespace frost {
 
@@ -24,6 +29,10 @@ std::optional<uint32_t> consumeVarint32(llvm::StringRef &In);
 
 /// Number of bytes the varint encoding of `V` takes.
 unsigned varintSize(uint64_t V);
+
+/// Protobuf's deterministic encoding of `Message` (map entries sorted), so
+/// equal messages give equal bytes.
+std::string deterministicBytes(const google::protobuf::MessageLite &Message);
 
 enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Bytes = 2, Fixed32 = 5 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The hostile corpus: malformed inputs for freeze-graph, frost-opt and
-frost-inspect, generated at test time (nothing binary is committed).
+"""The hostile corpus: malformed inputs for freeze-graph, frost-opt,
+frost-inspect and frost-diff (and the other tools' command lines), generated at test time (nothing binary is committed).
 
     hostile_corpus.py OUTDIR [--filter REGEX]   write every case into OUTDIR
     hostile_corpus.py --list                    list the cases
@@ -14,6 +14,8 @@ in OUTDIR/cases.json:
                              error; [0] for the few inputs that are valid
                              (huge but legal graphs, a real loop), [0, 1]
                              where damage may land on bytes nobody reads
+    success                  the exit codes that are no failure: [0], or [0, 1]
+                             for frost-diff ("the graphs differ")
     regex                    what the error line must match (re.search), or null
     max_lines                most stderr lines allowed (default 5)
     timeout                  seconds, or null for the runner's default
@@ -309,12 +311,14 @@ HUGE_GRAPH_NODES = 200000
 
 
 def add(name, category, argv, setup=None, exit=(1,), regex=None, max_lines=5, stdin=None,
-        timeout=None):
+        timeout=None, success=(0,)):
+    """success: the exit codes that are no failure (frost-diff's 1, "the graphs
+    differ", prints no error)."""
     assert re.match(r"^[A-Za-z0-9_.-]+$", name), name
     assert name not in {c["name"] for c in CASES}, name
     CASES.append(dict(name=name, category=category, argv=list(argv), setup=setup,
                       exit=list(exit), regex=regex, max_lines=max_lines, stdin=stdin,
-                      timeout=timeout))
+                      timeout=timeout, success=list(success)))
 
 
 INSPECT_VERIFY = ["frost-inspect", "checkpoint", "{d}/model", "--verify"]
@@ -1294,12 +1298,73 @@ def cli_cases():
       exit=(0, 1, 2))
 
 
+# ------------------------------------------------------------ frost-diff
+
+def diff_cases():
+    """frost-diff exits 0 (the same) or 1 (different) on any two graphs it can
+    read, however large; 2 with one error line naming the file otherwise."""
+    def files(*named):
+        """("a.pb", bytes or a function making them), ..."""
+        def setup(d):
+            for name, data in named:
+                write(os.path.join(d, name), data() if callable(data) else data)
+        return setup
+
+    def c(name, argv, setup, exit=(2,), regex=None, **kw):
+        add("diff-" + name, "diff", ["frost-diff"] + argv, setup, exit=exit, regex=regex,
+            success=(0, 1), **kw)
+    ab = ["{d}/a.pb", "{d}/b.pb"]
+    other = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                   node("y", "Neg", ["x"], attrs=F)])
+    c("valid-same", ab, files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), exit=(0,))
+    c("valid-different", ab, files(("a.pb", SIMPLE_PB), ("b.pb", other)), exit=(1,))
+    c("valid-text-binary", ["{d}/a.pbtxt", "{d}/b.pb"], files(("a.pbtxt", SIMPLE_PBTXT.encode()), ("b.pb", SIMPLE_PB)),
+      exit=(0,))
+    # A truncation can end on a field boundary and still parse (as fewer nodes).
+    for off in (1, 2, len(SIMPLE_PB) // 2, len(SIMPLE_PB) - 1):
+        c("trunc-%d" % off, ab, files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB[:off])), exit=(1, 2), regex="b.pb")
+    c("empty", ab, files(("a.pb", SIMPLE_PB), ("b.pb", b"")), regex="b.pb")
+    c("text-junk", ["{d}/a.pb", "{d}/b.pbtxt"], files(("a.pb", SIMPLE_PB), ("b.pbtxt", b"hello {{{ world")), regex="b.pbtxt")
+    c("checkpoint-index", ["{d}/a.pb", "{d}/model.index"], lambda d: (write_ckpt(d), write(os.path.join(d, "a.pb"), SIMPLE_PB)),
+      regex="model.index")
+    c("dev-zero", ["{d}/a.pb", "/dev/zero"], files(("a.pb", SIMPLE_PB)), regex="/dev/zero")
+    c("stdin-dev-zero", ["-", "{d}/a.pb"], files(("a.pb", SIMPLE_PB)), stdin="/dev/zero", regex="stdin")
+    c("missing", ["{d}/a.pb", "{d}/nothing.pb"], files(("a.pb", SIMPLE_PB)), regex="nothing.pb")
+    c("directory", ["{d}/a.pb", "{d}"], files(("a.pb", SIMPLE_PB)))
+    c("unknown-option", ab + ["--bogus"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="--bogus")
+    c("ambiguous-option", ab + ["--ignore"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="ambiguous")
+    c("one-argument", ["{d}/a.pb"], files(("a.pb", SIMPLE_PB)), regex="two graphs")
+    c("three-arguments", ab + ["{d}/a.pb"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="two graphs")
+    c("atol-nan", ab + ["--atol=nan"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="atol")
+    c("max-findings-negative", ab + ["--max-findings=-1"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="max-findings")
+    c("missing-signature", ab + ["--signature=nope"], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)), regex="nope")
+    c("long-unknown-option", ab + ["--" + "x" * 100000], files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB)))
+
+    # Huge but legal: pairing stays near-linear. Every name renamed in B, so
+    # every node pairs by structure; alike nodes (NoOps without inputs) are
+    # the worst case for choosing among candidates.
+    big = HUGE_GRAPH_NODES
+    chain = lambda prefix: graph([node(prefix + "n0", "Placeholder", attrs={"dtype": a_type("float")})]
+                                 + [node(prefix + "n%d" % i, "Identity", [prefix + "n%d" % (i - 1)], attrs=F)
+                                    for i in range(1, big)])
+    c("huge-chain-renamed", ab, files(("a.pb", lambda: chain("")), ("b.pb", lambda: chain("inlined/"))), exit=(1,))
+    noops = lambda prefix: graph([node(prefix + "n%d" % i, "NoOp") for i in range(big)]
+                                 + [node(prefix + "out", "NoOp", ["^%sn%d" % (prefix, i) for i in range(big)])])
+    c("huge-noops-renamed", ab + ["--json"], files(("a.pb", lambda: noops("")), ("b.pb", lambda: noops("Func/"))), exit=(1,))
+    # Every constant alike but one element: hashed once each, compared once.
+    consts = lambda last: graph([node("c%d" % i, "Const", attrs={"dtype": a_type("float"), "value": a_tensor(
+        tensor("float", [4], [1.0, 2.0, 3.0, last if i == big // 10 - 1 else 4.0]))}) for i in range(big // 10)])
+    c("many-consts-one-differs", ab + ["--max-findings=5"], files(("a.pb", lambda: consts(4.0)), ("b.pb", lambda: consts(5.0))),
+      exit=(1,))
+
+
 def all_cases():
     if not CASES:
         checkpoint_cases()
         graph_cases()
         io_cases()
         cli_cases()
+        diff_cases()
     return CASES
 
 

@@ -11,7 +11,8 @@ terabytes of address space. A case passes when the tool
   - was not killed by a signal and did not hit the time limit,
   - printed no sanitizer report,
   - exited with one of the case's expected codes,
-  - on failure printed a non-empty stderr with an `error:` line (matching the
+  - on failure (an exit code other than the case's successes, 0 unless it
+    says) printed a non-empty stderr with an `error:` line (matching the
     case's regex, if it has one), at most max_lines lines,
   - printed no line longer than 400 characters and no `[libprotobuf` log line,
   - on failure left no new file behind (output, temp file, report),
@@ -118,7 +119,7 @@ def run_case(case, args, corpus):
         problems.append("sanitizer report: " + first.strip()[:200])
     if not timed_out and code >= 0 and code not in case["exit"]:
         problems.append("exit %d, expected %s" % (code, "/".join(map(str, case["exit"]))))
-    failed = code != 0
+    failed = code not in case.get("success", [0])
     if failed and not timed_out and code > 0:
         error_lines = [l for l in lines if "error:" in l]
         if not lines:
