@@ -103,6 +103,8 @@ def gen_conv2d(rng):
     n, h, w = int(rng.integers(1, 3)), int(rng.integers(1, 10)), int(rng.integers(1, 10))
     groups = pick(rng, [1, 1, 1, 2, 3])
     depth, out_per_group = int(rng.integers(1, 5)), int(rng.integers(1, 4))
+    if rng.random() < 0.15:  # Long sums, as in real layers: 3x3x64 taps.
+        groups, depth, out_per_group, h, w = 1, int(rng.choice([32, 64])), 8, 10, 10
     kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     strides = [1, int(rng.integers(1, 4)), int(rng.integers(1, 4)), 1]
     dilations = [1, int(rng.integers(1, 3)), int(rng.integers(1, 3)), 1]

@@ -84,7 +84,8 @@ absl::StatusOr<Outputs> evalFusedBatchNorm(const KernelContext &Ctx) {
     Inner *= Shape[I];
   if (Ctx.op() == "FusedBatchNorm" && X.dtype() != tensorflow::DT_FLOAT)
     return Ctx.unimplementedType(X.dtype());
-  return dispatch<Float32 | Half | BFloat16>(Ctx, X.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+  constexpr unsigned Types = Float32 | Half | BFloat16;
+  return dispatch<Types>(Ctx, X.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
         using T = typename decltype(Tag)::type;
         ElementsOf<T> In(X);
         OutputOf<T> Y(shapeVector(X));
@@ -123,7 +124,8 @@ absl::StatusOr<Outputs> evalBatchNormWithGlobalNormalization(const KernelContext
       return Ctx.invalid(absl::StrCat(Names[I - 1], " must have ", Channels,
                                       " elements (the input's depth), got ", P.numElements()));
   }
-  return dispatch<Float32 | Float64 | Half>(Ctx, X.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+  constexpr unsigned Types = Float32 | Float64 | Half;
+  return dispatch<Types>(Ctx, X.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
         using T = typename decltype(Tag)::type;
         auto Mean = elementsAs<T, double>(Ctx.input(1));
         auto Variance = elementsAs<T, double>(Ctx.input(2));
