@@ -123,37 +123,48 @@ absl::StatusOr<ConvPlan> planConv2D(const KernelContext &Ctx, const ConvAttrs &A
   return P;
 }
 
-/// Out (NHWC, P.Out) = In (NHWC, P.In) convolved with Filter ([KH, KW,
-/// FilterDepth, Out.C]).
-template <typename Acc>
-void convolve(const ConvPlan &P, const Acc *In, const Acc *Filter, Acc *Out) {
-  const int64_t OutC = P.Out.C, GroupOut = OutC / P.Groups, Depth = P.FilterDepth;
+/// Calls `Visit(Out, In, Tap)` for each output pixel and each filter tap that
+/// reads an input pixel (not padding): the offsets of the pixels' first
+/// channels in NHWC images of P.Out and P.In, and the tap's index (ky * KW +
+/// kx). `Start(Out)` is called first for each output pixel.
+template <typename StartFn, typename VisitFn>
+void forEachTap(const ConvPlan &P, StartFn &&Start, VisitFn &&Visit) {
   for (int64_t N = 0; N < P.Out.N; ++N)
     for (int64_t OY = 0; OY < P.Out.H; ++OY)
       for (int64_t OX = 0; OX < P.Out.W; ++OX) {
-        Acc *O = Out + ((N * P.Out.H + OY) * P.Out.W + OX) * OutC;
-        std::fill(O, O + OutC, Acc(0));
+        const int64_t Out = ((N * P.Out.H + OY) * P.Out.W + OX) * P.Out.C;
+        Start(Out);
         for (int64_t KY = 0; KY < P.KH; ++KY) {
           int64_t IY = P.inputRow(OY, KY);
           if (IY < 0 || IY >= P.In.H)
             continue;
           for (int64_t KX = 0; KX < P.KW; ++KX) {
             int64_t IX = P.inputCol(OX, KX);
-            if (IX < 0 || IX >= P.In.W)
-              continue;
-            const Acc *X = In + ((N * P.In.H + IY) * P.In.W + IX) * P.In.C;
-            const Acc *Tap = Filter + (KY * P.KW + KX) * Depth * OutC;
-            for (int64_t G = 0; G < P.Groups; ++G)
-              for (int64_t CI = 0; CI < Depth; ++CI) {
-                const Acc V = X[G * Depth + CI];
-                const Acc *Row = Tap + CI * OutC + G * GroupOut;
-                Acc *OG = O + G * GroupOut;
-                for (int64_t CO = 0; CO < GroupOut; ++CO)
-                  OG[CO] += V * Row[CO];
-              }
+            if (IX >= 0 && IX < P.In.W)
+              Visit(Out, ((N * P.In.H + IY) * P.In.W + IX) * P.In.C, KY * P.KW + KX);
           }
         }
       }
+}
+
+/// Out (NHWC, P.Out) = In (NHWC, P.In) convolved with Filter ([KH, KW,
+/// FilterDepth, Out.C]).
+template <typename Acc>
+void convolve(const ConvPlan &P, const Acc *In, const Acc *Filter, Acc *Out) {
+  const int64_t OutC = P.Out.C, GroupOut = OutC / P.Groups, Depth = P.FilterDepth;
+  forEachTap(
+      P, [&](int64_t O) { std::fill(Out + O, Out + O + OutC, Acc(0)); },
+      [&](int64_t O, int64_t I, int64_t Tap) {
+        const Acc *X = In + I, *W = Filter + Tap * Depth * OutC;
+        for (int64_t G = 0; G < P.Groups; ++G)
+          for (int64_t CI = 0; CI < Depth; ++CI) {
+            const Acc V = X[G * Depth + CI];
+            const Acc *Row = W + CI * OutC + G * GroupOut;
+            Acc *OG = Out + O + G * GroupOut;
+            for (int64_t CO = 0; CO < GroupOut; ++CO)
+              OG[CO] += V * Row[CO];
+          }
+      });
 }
 
 /// The gradient of `convolve` with respect to its input: In (NHWC, P.In) =
@@ -163,32 +174,19 @@ template <typename Acc>
 void convolveBackward(const ConvPlan &P, const Acc *OutGrad, const Acc *Filter, Acc *InGrad) {
   const int64_t OutC = P.Out.C, GroupOut = OutC / P.Groups, Depth = P.FilterDepth;
   std::fill(InGrad, InGrad + P.In.elements(), Acc(0));
-  for (int64_t N = 0; N < P.Out.N; ++N)
-    for (int64_t OY = 0; OY < P.Out.H; ++OY)
-      for (int64_t OX = 0; OX < P.Out.W; ++OX) {
-        const Acc *G0 = OutGrad + ((N * P.Out.H + OY) * P.Out.W + OX) * OutC;
-        for (int64_t KY = 0; KY < P.KH; ++KY) {
-          int64_t IY = P.inputRow(OY, KY);
-          if (IY < 0 || IY >= P.In.H)
-            continue;
-          for (int64_t KX = 0; KX < P.KW; ++KX) {
-            int64_t IX = P.inputCol(OX, KX);
-            if (IX < 0 || IX >= P.In.W)
-              continue;
-            Acc *D = InGrad + ((N * P.In.H + IY) * P.In.W + IX) * P.In.C;
-            const Acc *Tap = Filter + (KY * P.KW + KX) * Depth * OutC;
-            for (int64_t G = 0; G < P.Groups; ++G)
-              for (int64_t CI = 0; CI < Depth; ++CI) {
-                const Acc *Row = Tap + CI * OutC + G * GroupOut;
-                const Acc *GG = G0 + G * GroupOut;
-                Acc Sum = 0;
-                for (int64_t CO = 0; CO < GroupOut; ++CO)
-                  Sum += GG[CO] * Row[CO];
-                D[G * Depth + CI] += Sum;
-              }
+  forEachTap(
+      P, [](int64_t) {},
+      [&](int64_t O, int64_t I, int64_t Tap) {
+        const Acc *W = Filter + Tap * Depth * OutC;
+        for (int64_t G = 0; G < P.Groups; ++G)
+          for (int64_t CI = 0; CI < Depth; ++CI) {
+            const Acc *Row = W + CI * OutC + G * GroupOut, *GG = OutGrad + O + G * GroupOut;
+            Acc Sum = 0;
+            for (int64_t CO = 0; CO < GroupOut; ++CO)
+              Sum += GG[CO] * Row[CO];
+            InGrad[I + G * Depth + CI] += Sum;
           }
-        }
-      }
+      });
 }
 
 /// Out (NHWC, C * M channels) = In (NHWC, C channels) convolved channel by
@@ -198,27 +196,14 @@ template <typename Acc>
 void convolveDepthwise(const ConvPlan &P, int64_t Multiplier, const Acc *In, const Acc *Filter,
                        Acc *Out) {
   const int64_t OutC = P.Out.C;
-  for (int64_t N = 0; N < P.Out.N; ++N)
-    for (int64_t OY = 0; OY < P.Out.H; ++OY)
-      for (int64_t OX = 0; OX < P.Out.W; ++OX) {
-        Acc *O = Out + ((N * P.Out.H + OY) * P.Out.W + OX) * OutC;
-        std::fill(O, O + OutC, Acc(0));
-        for (int64_t KY = 0; KY < P.KH; ++KY) {
-          int64_t IY = P.inputRow(OY, KY);
-          if (IY < 0 || IY >= P.In.H)
-            continue;
-          for (int64_t KX = 0; KX < P.KW; ++KX) {
-            int64_t IX = P.inputCol(OX, KX);
-            if (IX < 0 || IX >= P.In.W)
-              continue;
-            const Acc *X = In + ((N * P.In.H + IY) * P.In.W + IX) * P.In.C;
-            const Acc *Tap = Filter + (KY * P.KW + KX) * OutC;
-            for (int64_t C = 0; C < P.In.C; ++C)
-              for (int64_t M = 0; M < Multiplier; ++M)
-                O[C * Multiplier + M] += X[C] * Tap[C * Multiplier + M];
-          }
-        }
-      }
+  forEachTap(
+      P, [&](int64_t O) { std::fill(Out + O, Out + O + OutC, Acc(0)); },
+      [&](int64_t O, int64_t I, int64_t Tap) {
+        const Acc *X = In + I, *W = Filter + Tap * OutC;
+        for (int64_t C = 0; C < P.In.C; ++C)
+          for (int64_t M = 0; M < Multiplier; ++M)
+            Out[O + C * Multiplier + M] += X[C] * W[C * Multiplier + M];
+      });
 }
 
 /// Conv2D of NHWC values (already widened) into an output tensor of T.

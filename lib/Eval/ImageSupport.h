@@ -117,14 +117,6 @@ std::vector<Acc> nhwcElements(const TensorData &Tensor, const ImageShape &Shape,
   return Out;
 }
 
-/// The flat elements of `Tensor` (of T) as Acc.
-template <typename T, typename Acc> std::vector<Acc> elementsAs(const TensorData &Tensor) {
-  ElementsOf<T> In(Tensor);
-  std::vector<Acc> Out(static_cast<size_t>(In.size()));
-  for (int64_t I = 0; I < In.size(); ++I)
-    Out[I] = static_cast<Acc>(In[I]);
-  return Out;
-}
 
 /// A value computed in a wide type, rounded (or wrapped) to T.
 template <typename T, typename Acc> T narrowed(Acc V) {

@@ -248,6 +248,15 @@ private:
   std::unique_ptr<T[]> Copy;
 };
 
+/// The elements of `Tensor` (of From) converted to To.
+template <typename From, typename To> std::vector<To> elementsAs(const TensorData &Tensor) {
+  ElementsOf<From> In(Tensor);
+  std::vector<To> Out(static_cast<size_t>(In.size()));
+  for (int64_t I = 0; I < In.size(); ++I)
+    Out[I] = static_cast<To>(In[I]);
+  return Out;
+}
+
 /// A new tensor of T being filled: `data()` is writable until `finish()`.
 template <typename T> class OutputOf {
 public:

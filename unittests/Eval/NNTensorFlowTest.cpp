@@ -12,9 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "EvalTestSupport.h"
 
-#include "frost/Tensor/TensorProtoCodec.h"
-#include "frost/proto/graph.pb.h"
-#include "frost/proto/tensor.pb.h"
 
 #include <Eigen/Core>
 
@@ -26,22 +23,10 @@
 
 using namespace frost;
 using namespace frost::eval;
+using namespace frost::eval::test;
 
 namespace {
 
-std::vector<TensorData> tensorsOf(const tensorflow::NodeDef &Node, const std::string &Name) {
-  std::vector<TensorData> Out;
-  auto It = Node.attr().find(Name);
-  if (It == Node.attr().end())
-    return Out;
-  for (const tensorflow::TensorProto &Proto : It->second.list().tensor()) {
-    absl::StatusOr<TensorData> T = decodeTensorProto(Proto, Name);
-    EXPECT_TRUE(T.ok()) << Node.name() << ": " << T.status();
-    if (T.ok())
-      Out.push_back(*T);
-  }
-  return Out;
-}
 
 /// Element I of a numeric tensor as a double; false for other dtypes.
 bool elementAsDouble(const TensorData &T, int64_t I, double &V) {
@@ -114,10 +99,8 @@ TEST(NNTensorFlowTest, CasesComputedByTensorFlow) {
   if (!Path)
     GTEST_SKIP() << "FROST_NN_TF_CASES names no case file "
                     "(scripts/compare_nn_with_tf.py writes one)";
-  std::ifstream File(Path, std::ios::binary);
-  ASSERT_TRUE(File) << "cannot open " << Path;
-  tensorflow::GraphDef Cases;
-  ASSERT_TRUE(Cases.ParseFromIstream(&File)) << Path << " is not a binary GraphDef";
+  absl::StatusOr<tensorflow::GraphDef> Cases = readCaseFile(Path);
+  ASSERT_TRUE(Cases.ok()) << Cases.status();
 
   struct Tally {
     int Cases = 0, Matched = 0;
@@ -129,11 +112,8 @@ TEST(NNTensorFlowTest, CasesComputedByTensorFlow) {
     if (Reported++ < 40)
       ADD_FAILURE() << Node.name() << " (" << Node.op() << "): " << Why;
   };
-  for (const tensorflow::NodeDef &Node : Cases.node()) {
-    AttrMap Attrs;
-    for (const auto &[Name, Value] : Node.attr())
-      if (Name.empty() || Name[0] != '_')
-        Attrs.emplace(Name, Value);
+  for (const tensorflow::NodeDef &Node : Cases->node()) {
+    AttrMap Attrs = caseAttrs(Node);
     std::vector<TensorData> Inputs = tensorsOf(Node, "_inputs");
     absl::StatusOr<std::vector<TensorData>> Got =
         evaluate(Node.op(), Inputs, Attrs, Exactness::WithinRounding);

@@ -29,34 +29,12 @@ TensorData ints(Shape S, std::vector<int32_t> V) {
   return tensor<int32_t>(tensorflow::DT_INT32, std::move(S), std::move(V));
 }
 
-tensorflow::AttrValue listValue(std::vector<int64_t> V) {
-  tensorflow::AttrValue A;
-  for (int64_t I : V)
-    A.mutable_list()->add_i(I);
-  return A;
-}
-tensorflow::AttrValue stringValue(const std::string &S) {
-  tensorflow::AttrValue A;
-  A.set_s(S);
-  return A;
-}
-tensorflow::AttrValue boolValue(bool B) {
-  tensorflow::AttrValue A;
-  A.set_b(B);
-  return A;
-}
-tensorflow::AttrValue floatValue(float F) {
-  tensorflow::AttrValue A;
-  A.set_f(F);
-  return A;
-}
-
 /// strides, padding and optionally data_format and more attributes.
 AttrMap windowAttrs(std::vector<int64_t> Strides, const std::string &Padding,
                     const std::string &Format = "NHWC") {
-  return {{"strides", listValue(std::move(Strides))},
-          {"padding", stringValue(Padding)},
-          {"data_format", stringValue(Format)}};
+  return {{"strides", intListAttr(std::move(Strides))},
+          {"padding", stringAttr(Padding)},
+          {"data_format", stringAttr(Format)}};
 }
 
 std::vector<TensorData> run(llvm::StringRef Op, std::vector<TensorData> Inputs,
@@ -110,13 +88,13 @@ TEST(NNTest, Conv2DValidAndSame) {
   EXPECT_EQ(Same.values<float>(), (std::vector<float>{54, 45, 72, 54}));
   // EXPLICIT: one row above, none below, no columns.
   AttrMap Explicit = windowAttrs({1, 1, 1, 1}, "EXPLICIT");
-  Explicit["explicit_paddings"] = listValue({0, 0, 1, 0, 0, 0, 0, 0});
+  Explicit["explicit_paddings"] = intListAttr({0, 0, 1, 0, 0, 0, 0, 0});
   TensorData Padded = runOne("Conv2D", {image4x4(), Ones}, Explicit);
   EXPECT_EQ(shapeOf(Padded), (Shape{1, 3, 2, 1}));
   EXPECT_EQ(Padded.values<float>(), (std::vector<float>{24, 30, 54, 63, 90, 99}));
   // Dilation 3 reads the corners: 1 + 4 + 13 + 16 with a 2x2 filter.
   AttrMap Dilated = windowAttrs({1, 1, 1, 1}, "VALID");
-  Dilated["dilations"] = listValue({1, 3, 3, 1});
+  Dilated["dilations"] = intListAttr({1, 3, 3, 1});
   TensorData Corners =
       runOne("Conv2D", {image4x4(), floats({2, 2, 1, 1}, {1, 1, 1, 1})}, Dilated);
   EXPECT_EQ(Corners.values<float>(), (std::vector<float>{34}));
@@ -191,7 +169,7 @@ TEST(NNTest, FusedPadConv2DComputesEachImageFromItsOwn) {
   TensorData X = floats({2, 2, 2, 1}, {1, 2, 3, 4, 5, 6, 7, 8});
   AttrMap Attrs = windowAttrs({1, 1, 1, 1}, "VALID");
   Attrs.erase("data_format");
-  Attrs["mode"] = stringValue("REFLECT");
+  Attrs["mode"] = stringAttr("REFLECT");
   TensorData Pads = ints({4, 2}, {0, 0, 1, 1, 1, 1, 0, 0});
   TensorData Out = runOne("FusedPadConv2D", {X, Pads, floats({1, 1, 1, 1}, {1})}, Attrs);
   EXPECT_EQ(shapeOf(Out), (Shape{2, 4, 4, 1}));
@@ -199,14 +177,14 @@ TEST(NNTest, FusedPadConv2DComputesEachImageFromItsOwn) {
   EXPECT_EQ(std::vector<float>(V.begin(), V.begin() + 4), (std::vector<float>{4, 3, 4, 3}));
   EXPECT_EQ(std::vector<float>(V.begin() + 16, V.begin() + 20), (std::vector<float>{8, 7, 8, 7}));
   // Resized first: 2x2 -> 4x4 (legacy coordinates), SYMMETRIC padding of 0.
-  Attrs["mode"] = stringValue("SYMMETRIC");
+  Attrs["mode"] = stringAttr("SYMMETRIC");
   TensorData None = ints({4, 2}, std::vector<int32_t>(8, 0));
   TensorData Resized = runOne("FusedResizeAndPadConv2D",
                               {X, ints({2}, {2, 4}), None, floats({1, 1, 1, 1}, {1})}, Attrs);
   EXPECT_EQ(shapeOf(Resized), (Shape{2, 2, 4, 1}));
   EXPECT_EQ(Resized.values<float>(),
             (std::vector<float>{1, 1.5, 2, 2, 3, 3.5, 4, 4, 5, 5.5, 6, 6, 7, 7.5, 8, 8}));
-  Attrs["mode"] = stringValue("REFLECT");
+  Attrs["mode"] = stringAttr("REFLECT");
   absl::Status S = runStatus("FusedPadConv2D",
                              {X, ints({4, 2}, {1, 0, 0, 0, 0, 0, 0, 0}),
                               floats({1, 1, 1, 1}, {1})},
@@ -216,34 +194,34 @@ TEST(NNTest, FusedPadConv2DComputesEachImageFromItsOwn) {
 
 TEST(NNTest, Pooling) {
   AttrMap Attrs = windowAttrs({1, 2, 2, 1}, "VALID");
-  Attrs["ksize"] = listValue({1, 2, 2, 1});
+  Attrs["ksize"] = intListAttr({1, 2, 2, 1});
   EXPECT_EQ(runOne("MaxPool", {image4x4()}, Attrs).values<float>(),
             (std::vector<float>{6, 8, 14, 16}));
   EXPECT_EQ(runOne("AvgPool", {image4x4()}, Attrs).values<float>(),
             (std::vector<float>{3.5, 5.5, 11.5, 13.5}));
   TensorData MaxV2 = runOne("MaxPoolV2",
                             {image4x4(), ints({4}, {1, 2, 2, 1}), ints({4}, {1, 2, 2, 1})},
-                            {{"padding", stringValue("VALID")}});
+                            {{"padding", stringAttr("VALID")}});
   EXPECT_EQ(MaxV2.values<float>(), (std::vector<float>{6, 8, 14, 16}));
   // SAME averages divide by the valid elements: the corner's window holds
   // 1, 2, 5, 6.
   AttrMap Same = windowAttrs({1, 1, 1, 1}, "SAME");
-  Same["ksize"] = listValue({1, 3, 3, 1});
+  Same["ksize"] = intListAttr({1, 3, 3, 1});
   std::vector<float> Avg = runOne("AvgPool", {image4x4()}, Same).values<float>();
   EXPECT_EQ(Avg[0], 3.5f);
   EXPECT_EQ(Avg[5], 6.0f); // 1..3, 5..7, 9..11
   // NCHW: two channels pooled apart.
   AttrMap Nchw = windowAttrs({1, 1, 1, 1}, "VALID", "NCHW");
-  Nchw["ksize"] = listValue({1, 1, 1, 2});
+  Nchw["ksize"] = intListAttr({1, 1, 1, 2});
   EXPECT_EQ(runOne("MaxPool", {floats({1, 2, 1, 2}, {1, 5, 7, 3})}, Nchw).values<float>(),
             (std::vector<float>{5, 7}));
-  Attrs["strides"] = listValue({2, 1, 1, 1});
+  Attrs["strides"] = intListAttr({2, 1, 1, 1});
   EXPECT_TRUE(absl::IsUnimplemented(runStatus("MaxPool", {image4x4()}, Attrs)));
 }
 
 TEST(NNTest, FusedBatchNormInInference) {
   // One channel: (5 - 1) / sqrt(3 + 1) * 2 + 1 = 5.
-  AttrMap Attrs = {{"epsilon", floatValue(1)}, {"is_training", boolValue(false)}};
+  AttrMap Attrs = {{"epsilon", floatAttr(1)}, {"is_training", boolAttr(false)}};
   std::vector<TensorData> Out =
       run("FusedBatchNormV3",
           {floats({1, 1, 2, 1}, {5, 1}), floats({1}, {2}), floats({1}, {1}), floats({1}, {1}),
@@ -260,15 +238,15 @@ TEST(NNTest, FusedBatchNormInInference) {
                 Attrs)
                 .size(),
             5u);
-  Attrs["is_training"] = boolValue(true);
+  Attrs["is_training"] = boolAttr(true);
   EXPECT_TRUE(absl::IsUnimplemented(
       runStatus("FusedBatchNorm",
                 {floats({1, 1, 2, 1}, {5, 1}), floats({1}, {2}), floats({1}, {1}),
                  floats({1}, {1}), floats({1}, {3})},
                 Attrs)));
   // Without gamma: (5 - 1) / 2 + 1 = 3.
-  AttrMap Global = {{"variance_epsilon", floatValue(1)},
-                    {"scale_after_normalization", boolValue(false)}};
+  AttrMap Global = {{"variance_epsilon", floatAttr(1)},
+                    {"scale_after_normalization", boolAttr(false)}};
   TensorData Y = runOne("BatchNormWithGlobalNormalization",
                         {floats({1, 1, 1, 1}, {5}), floats({1}, {1}), floats({1}, {3}),
                          floats({1}, {1}), floats({1}, {10})},
@@ -290,12 +268,10 @@ TEST(NNTest, SoftmaxAndLogSoftmax) {
 
 TEST(NNTest, LRN) {
   // Radius 1 over three channels: the middle one sums all three squares.
-  tensorflow::AttrValue Radius;
-  Radius.set_i(1);
-  AttrMap Attrs = {{"depth_radius", Radius},
-                   {"bias", floatValue(1)},
-                   {"alpha", floatValue(1)},
-                   {"beta", floatValue(1)}};
+  AttrMap Attrs = {{"depth_radius", intAttr(1)},
+                   {"bias", floatAttr(1)},
+                   {"alpha", floatAttr(1)},
+                   {"beta", floatAttr(1)}};
   std::vector<float> V = runOne("LRN", {floats({1, 1, 1, 3}, {1, 2, 3})}, Attrs).values<float>();
   EXPECT_FLOAT_EQ(V[0], 1.0f / 6);  // 1 / (1 + 1 + 4)
   EXPECT_FLOAT_EQ(V[1], 2.0f / 15); // 2 / (1 + 1 + 4 + 9)
@@ -309,11 +285,11 @@ TEST(NNTest, Resize) {
             (std::vector<float>{0, 2, 4, 4}));
   EXPECT_EQ(runOne("ResizeNearestNeighbor", {X, ints({2}, {1, 4})}, Legacy).values<float>(),
             (std::vector<float>{0, 0, 4, 4}));
-  AttrMap Align = {{"align_corners", boolValue(true)}};
+  AttrMap Align = {{"align_corners", boolAttr(true)}};
   std::vector<float> A = runOne("ResizeBilinear", {X, ints({2}, {1, 3})}, Align).values<float>();
   EXPECT_EQ(A, (std::vector<float>{0, 2, 4}));
   // Half-pixel centers: output x reads input (x + 0.5) / 2 - 0.5.
-  AttrMap Half = {{"half_pixel_centers", boolValue(true)}};
+  AttrMap Half = {{"half_pixel_centers", boolAttr(true)}};
   EXPECT_EQ(runOne("ResizeBilinear", {X, ints({2}, {1, 4})}, Half).values<float>(),
             (std::vector<float>{0, 1, 3, 4}));
   // Integers resize to float (bilinear) or to themselves (nearest).
@@ -322,7 +298,7 @@ TEST(NNTest, Resize) {
             tensorflow::DT_FLOAT);
   EXPECT_EQ(runOne("ResizeNearestNeighbor", {I, ints({2}, {1, 2})}, Legacy).dtype(),
             tensorflow::DT_UINT8);
-  Align["half_pixel_centers"] = boolValue(true);
+  Align["half_pixel_centers"] = boolAttr(true);
   EXPECT_TRUE(absl::IsInvalidArgument(runStatus("ResizeBilinear", {X, ints({2}, {1, 4})}, Align)));
 }
 
@@ -348,13 +324,13 @@ TEST(NNTest, BadShapesAndHostileSizesAreErrors) {
       runStatus("Conv2D", {image4x4(), floats({1, 1, 1, 1}, {1})}, BadStrides)));
   // Dilations and paddings that overflow, outputs beyond 2 GiB.
   AttrMap Dilated = Valid;
-  Dilated["dilations"] = listValue({1, int64_t(1) << 62, 1, 1});
+  Dilated["dilations"] = intListAttr({1, int64_t(1) << 62, 1, 1});
   EXPECT_TRUE(absl::IsInvalidArgument(
       runStatus("Conv2D", {image4x4(), floats({3, 1, 1, 1}, {1, 1, 1})}, Dilated)));
   AttrMap Padded = windowAttrs({1, 1, 1, 1}, "EXPLICIT");
-  Padded["explicit_paddings"] = listValue({0, 0, int64_t(1) << 61, int64_t(1) << 61, 0, 0, 0, 0});
+  Padded["explicit_paddings"] = intListAttr({0, 0, int64_t(1) << 61, int64_t(1) << 61, 0, 0, 0, 0});
   EXPECT_FALSE(runStatus("Conv2D", {image4x4(), floats({1, 1, 1, 1}, {1})}, Padded).ok());
-  Padded["explicit_paddings"] = listValue({0, 0, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 0, 0});
+  Padded["explicit_paddings"] = intListAttr({0, 0, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 0, 0});
   EXPECT_TRUE(absl::IsUnimplemented(
       runStatus("Conv2D", {image4x4(), floats({1, 1, 1, 1}, {1})}, Padded)));
   EXPECT_TRUE(absl::IsUnimplemented(runStatus(
@@ -368,13 +344,13 @@ TEST(NNTest, BadShapesAndHostileSizesAreErrors) {
                          Valid)
                    .ok());
   AttrMap Pool = windowAttrs({1, 1, 1, 1}, "VALID");
-  Pool["ksize"] = listValue({1, 0, 1, 1});
+  Pool["ksize"] = intListAttr({1, 0, 1, 1});
   EXPECT_TRUE(absl::IsInvalidArgument(runStatus("MaxPool", {image4x4()}, Pool)));
   EXPECT_TRUE(absl::IsInvalidArgument(
       runStatus("FusedBatchNorm",
                 {image4x4(), floats({2}, {1, 1}), floats({1}, {1}), floats({1}, {1}),
                  floats({1}, {1})},
-                {{"is_training", boolValue(false)}})));
+                {{"is_training", boolAttr(false)}})));
 }
 
 } // namespace
