@@ -16,16 +16,15 @@ evaluates every case with Frost and reports each difference.
 TensorFlow is a test oracle only: nothing in Frost calls it.
 """
 
-import argparse
 import os
-import subprocess
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
-from tensorflow.core.framework import attr_value_pb2, graph_pb2  # noqa: E402
+import tf_cases  # noqa: E402
+from tensorflow.core.framework import attr_value_pb2  # noqa: E402
 
 tf1 = tf.compat.v1
 R = tf.raw_ops
@@ -430,40 +429,9 @@ def run_case(case, name):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default="build", help="Frost's build directory")
-    parser.add_argument("--cases", type=int, default=60, help="cases per generator")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ops", default="", help="comma-separated ops to keep (all if empty)")
-    parser.add_argument("--out", default="/tmp/frost-array-tf-cases.pb")
-    parser.add_argument("--no-run", action="store_true", help="only write the case file")
-    args = parser.parse_args()
-
-    rng = np.random.default_rng(args.seed)
-    keep = set(filter(None, args.ops.split(",")))
-    cases = graph_pb2.GraphDef()
-    made = skipped = 0
-    for gen in GENERATORS:
-        for _ in range(args.cases):
-            case = gen(rng)
-            if keep and case.op not in keep:
-                continue
-            node = run_case(case, "case_%d" % made)
-            if node is None:
-                skipped += 1
-                continue
-            cases.node.add().CopyFrom(node)
-            made += 1
-    with open(args.out, "wb") as f:
-        f.write(cases.SerializeToString())
-    errors = sum(1 for n in cases.node if "_error" in n.attr)
-    print("%d cases (%d TensorFlow errors), %d not buildable, written to %s"
-          % (made, errors, skipped, args.out))
-    if args.no_run:
-        return 0
-    binary = os.path.join(args.build, "bin", "frost-unittests")
-    env = dict(os.environ, FROST_ARRAY_TF_CASES=args.out)
-    return subprocess.call([binary, "--gtest_filter=ArrayTensorFlowTest.*"], env=env)
+    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
+                         out="/tmp/frost-array-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
+                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
 
 
 if __name__ == "__main__":

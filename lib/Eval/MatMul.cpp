@@ -173,14 +173,6 @@ template <> struct ComputeTypeOf<int64_t> {
   using type = uint64_t;
 };
 
-/// The elements of `T` converted to C.
-template <typename From, typename C> std::vector<C> convertedElements(const TensorData &T) {
-  ElementsOf<From> In(T);
-  std::vector<C> Out(static_cast<size_t>(In.size()));
-  for (int64_t I = 0; I < In.size(); ++I)
-    Out[I] = static_cast<C>(In[I]);
-  return Out;
-}
 
 /// `V` as TensorFlow's FloatToBFloat16 stores it: the upper half of the
 /// float's bits (truncated, not rounded).
@@ -204,8 +196,8 @@ TensorData product(const KernelContext &Ctx, const MatMulPlan &Plan) {
   constexpr bool SameInputs = std::is_same_v<A, B>;
   using C = std::conditional_t<SameInputs && std::is_same_v<A, Eigen::bfloat16>, float,
                                typename ComputeTypeOf<R>::type>;
-  std::vector<C> X = convertedElements<A, C>(Ctx.input(0));
-  std::vector<C> Y = convertedElements<B, C>(Ctx.input(1));
+  std::vector<C> X = elementsAs<A, C>(Ctx.input(0));
+  std::vector<C> Y = elementsAs<B, C>(Ctx.input(1));
   std::vector<C> Z(static_cast<size_t>(Out.size()));
   multiply<C>(Plan, X.data(), Y.data(), Z.data());
   for (int64_t I = 0; I < Out.size(); ++I) {

@@ -21,6 +21,7 @@
 
 using namespace frost;
 using namespace frost::eval;
+using namespace frost::eval::test;
 
 namespace {
 
@@ -38,30 +39,13 @@ std::string describe(const TensorData &T) {
   return OS.str();
 }
 
-/// The tensors of a list attribute, decoded.
-std::vector<TensorData> tensorsOf(const tensorflow::NodeDef &Node, const std::string &Name) {
-  std::vector<TensorData> Out;
-  auto It = Node.attr().find(Name);
-  if (It == Node.attr().end())
-    return Out;
-  for (const tensorflow::TensorProto &Proto : It->second.list().tensor()) {
-    absl::StatusOr<TensorData> T = decodeTensorProto(Proto, Name);
-    EXPECT_TRUE(T.ok()) << Node.name() << ": " << T.status();
-    if (T.ok())
-      Out.push_back(*T);
-  }
-  return Out;
-}
-
 TEST(ArrayTensorFlowTest, CasesComputedByTensorFlow) {
   const char *Path = std::getenv("FROST_ARRAY_TF_CASES");
   if (!Path)
     GTEST_SKIP() << "FROST_ARRAY_TF_CASES names no case file "
                     "(scripts/compare_array_with_tf.py writes one)";
-  std::ifstream File(Path, std::ios::binary);
-  ASSERT_TRUE(File) << "cannot open " << Path;
-  tensorflow::GraphDef Cases;
-  ASSERT_TRUE(Cases.ParseFromIstream(&File)) << Path << " is not a binary GraphDef";
+  absl::StatusOr<tensorflow::GraphDef> Cases = readCaseFile(Path);
+  ASSERT_TRUE(Cases.ok()) << Cases.status();
 
   // Per op: cases, matches (values or message), and what went wrong.
   struct Tally {
@@ -73,11 +57,8 @@ TEST(ArrayTensorFlowTest, CasesComputedByTensorFlow) {
     if (Reported++ < 40)
       ADD_FAILURE() << Node.name() << " (" << Node.op() << "): " << Why;
   };
-  for (const tensorflow::NodeDef &Node : Cases.node()) {
-    AttrMap Attrs;
-    for (const auto &[Name, Value] : Node.attr())
-      if (Name.empty() || Name[0] != '_')
-        Attrs.emplace(Name, Value);
+  for (const tensorflow::NodeDef &Node : Cases->node()) {
+    AttrMap Attrs = caseAttrs(Node);
     std::vector<TensorData> Inputs = tensorsOf(Node, "_inputs");
     absl::StatusOr<std::vector<TensorData>> Got = evaluate(Node.op(), Inputs, Attrs);
     Tally &T = PerOp[Node.op()];

@@ -45,22 +45,6 @@ std::vector<std::string> stringsOf(const TensorData &T) {
   return std::vector<std::string>(T.elements().begin(), T.elements().end());
 }
 
-tensorflow::AttrValue intAttr(int64_t V) {
-  tensorflow::AttrValue A;
-  A.set_i(V);
-  return A;
-}
-tensorflow::AttrValue stringAttr(const std::string &V) {
-  tensorflow::AttrValue A;
-  A.set_s(V);
-  return A;
-}
-tensorflow::AttrValue intListAttr(std::vector<int64_t> V) {
-  tensorflow::AttrValue A;
-  for (int64_t X : V)
-    A.mutable_list()->add_i(X);
-  return A;
-}
 
 /// The message of an InvalidArgument error (fails the test on another code).
 std::string invalid(llvm::StringRef Op, std::vector<TensorData> Inputs, const AttrMap &Attrs = {}) {

@@ -80,21 +80,6 @@ AttrMap attrs(std::initializer_list<std::pair<const char *, tensorflow::AttrValu
     A[Name] = Value;
   return A;
 }
-tensorflow::AttrValue boolAttr(bool B) {
-  tensorflow::AttrValue V;
-  V.set_b(B);
-  return V;
-}
-tensorflow::AttrValue floatAttr(float F) {
-  tensorflow::AttrValue V;
-  V.set_f(F);
-  return V;
-}
-tensorflow::AttrValue stringAttr(const std::string &S) {
-  tensorflow::AttrValue V;
-  V.set_s(S);
-  return V;
-}
 
 void expectInvalid(const absl::Status &S, llvm::StringRef Message) {
   EXPECT_TRUE(absl::IsInvalidArgument(S)) << S;

@@ -20,11 +20,6 @@ using Shape = std::vector<int64_t>;
 
 Shape shapeOf(const TensorData &T) { return Shape(T.shape().begin(), T.shape().end()); }
 
-tensorflow::AttrValue boolValue(bool B) {
-  tensorflow::AttrValue V;
-  V.set_b(B);
-  return V;
-}
 
 TensorData floats(Shape S, std::vector<float> V) {
   return tensor<float>(tensorflow::DT_FLOAT, std::move(S), std::move(V));
@@ -38,13 +33,13 @@ TEST(MatMulTest, TransposesAsAttributesSay) {
   TensorData Out = evalOne("MatMul", {A, ATransposed});
   EXPECT_EQ(shapeOf(Out), (Shape{2, 2}));
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{5, 14, 14, 50}));
-  Out = evalOne("MatMul", {A, A}, {{"transpose_b", boolValue(true)}});
+  Out = evalOne("MatMul", {A, A}, {{"transpose_b", boolAttr(true)}});
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{5, 14, 14, 50}));
-  Out = evalOne("MatMul", {A, A}, {{"transpose_a", boolValue(true)}});
+  Out = evalOne("MatMul", {A, A}, {{"transpose_a", boolAttr(true)}});
   EXPECT_EQ(shapeOf(Out), (Shape{3, 3}));
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{9, 12, 15, 12, 17, 22, 15, 22, 29}));
   Out = evalOne("MatMul", {ATransposed, A},
-                {{"transpose_a", boolValue(true)}, {"transpose_b", boolValue(true)}});
+                {{"transpose_a", boolAttr(true)}, {"transpose_b", boolAttr(true)}});
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{5, 14, 14, 50}));
 }
 
@@ -138,7 +133,7 @@ TEST(MatMulTest, BatchMatMulV2BroadcastsBatchDimensions) {
   EXPECT_EQ(Out.values<float>(), (std::vector<float>{2, 3, 4, 4, 7, 10}));
   // adj_x and adj_y transpose the matrices.
   Out = evalOne("BatchMatMulV2", {floats({1, 2, 1}, {1, 2}), floats({1, 2}, {3, 4})},
-                {{"adj_x", boolValue(true)}, {"adj_y", boolValue(true)}});
+                {{"adj_x", boolAttr(true)}, {"adj_y", boolAttr(true)}});
   EXPECT_EQ(Out.values<float>(), std::vector<float>{11});
 }
 
@@ -169,7 +164,7 @@ TEST(MatMulTest, BatchErrorsAsTensorFlowSaysThem) {
 TEST(MatMulTest, HugeProductsAreNotEvaluated) {
   // [2^16,1] x [1,2^16]: 2^32 output elements.
   TensorData Column = floats({1 << 16, 1}, std::vector<float>(1 << 16, 1));
-  absl::Status S = evalStatus("MatMul", {Column, Column}, {{"transpose_b", boolValue(true)}});
+  absl::Status S = evalStatus("MatMul", {Column, Column}, {{"transpose_b", boolAttr(true)}});
   EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
 }
 
