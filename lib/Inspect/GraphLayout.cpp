@@ -133,14 +133,20 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
   std::vector<bool> Feedback(NumEdges, false);
   std::vector<unsigned> Topo = breakCycles(N, Edges, Out, In, Feedback);
 
-  // 2. Longest-path layers from the sources; then, from the sinks up, a box
-  // with no more inputs than readers moves down next to its nearest reader
-  // (a weight and its read sit by their convolution, not at the top).
+  // 2. Longest-path layers from the sources. Then, from the sinks up, boxes
+  // move down next to their nearest reader: every box no input reaches (a
+  // weight, its read, the arithmetic on constants before a batch norm), and
+  // boxes with no more inputs than readers.
   std::vector<unsigned> &Layer = L.Layers;
-  for (unsigned V : Topo)
+  std::vector<bool> FromTop(N, false);
+  for (unsigned V : Topo) {
+    FromTop[V] = Boxes[V].Top;
     for (unsigned E : In[V])
-      if (!Feedback[E])
+      if (!Feedback[E]) {
         Layer[V] = std::max(Layer[V], Layer[Edges[E].From] + 1);
+        FromTop[V] = FromTop[V] || FromTop[Edges[E].From];
+      }
+  }
   for (unsigned V : llvm::reverse(Topo)) {
     if (Boxes[V].Top)
       continue;
@@ -152,7 +158,7 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
         ++NumOut;
         Nearest = std::min(Nearest, Layer[Edges[E].To]);
       }
-    if (NumOut && NumIn <= NumOut && Nearest - 1 > Layer[V])
+    if (NumOut && (!FromTop[V] || NumIn <= NumOut) && Nearest - 1 > Layer[V])
       Layer[V] = Nearest - 1;
   }
   unsigned NumLayers = *std::max_element(Layer.begin(), Layer.end()) + 1;
@@ -163,7 +169,7 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
   const size_t Budget = 4 * static_cast<size_t>(N) + 1000;
   std::vector<size_t> SpanCount(NumLayers + 1, 0);
   for (size_t E = 0; E < NumEdges; ++E)
-    if (!Feedback[E])
+    if (!Feedback[E] && !Edges[E].Weak)
       ++SpanCount[Layer[Edges[E].To] - Layer[Edges[E].From]];
   unsigned MaxSpan = 1;
   for (size_t Used = 0, S = 2; S <= NumLayers; ++S) {
@@ -175,7 +181,7 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
   std::vector<unsigned> FirstDummy(NumEdges, 0);
   unsigned NumV = N;
   for (size_t E = 0; E < NumEdges; ++E) {
-    if (Feedback[E])
+    if (Feedback[E] || Edges[E].Weak)
       continue;
     unsigned Span = Layer[Edges[E].To] - Layer[Edges[E].From];
     if (Span > MaxSpan) {
@@ -187,25 +193,29 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
   }
   L.NumDummies = NumV - N;
   auto isChained = [&](size_t E) {
-    return !Feedback[E] && Layer[Edges[E].To] - Layer[Edges[E].From] <= MaxSpan;
+    return !Feedback[E] && !Edges[E].Weak &&
+           Layer[Edges[E].To] - Layer[Edges[E].From] <= MaxSpan;
   };
 
   std::vector<unsigned> VLayer(Layer.begin(), Layer.end());
   VLayer.resize(NumV);
   std::vector<double> Width(NumV, 0), Weight(NumV, 1);
-  for (unsigned V = 0; V < N; ++V)
+  for (unsigned V = 0; V < N; ++V) {
     Width[V] = Boxes[V].Width;
+    // The spine from the inputs goes straight; what hangs off it bends.
+    Weight[V] = FromTop[V] ? 4 : 1;
+  }
   // Segments between consecutive layers: (upper, lower).
   std::vector<std::pair<unsigned, unsigned>> Segments;
   Segments.reserve(NumEdges + L.NumDummies);
   for (size_t E = 0; E < NumEdges; ++E) {
     if (!isChained(E))
       continue;
-    unsigned Prev = Edges[E].From;
-    unsigned Span = Layer[Edges[E].To] - Layer[Prev];
+    unsigned Prev = Edges[E].From, Top = Layer[Prev];
+    unsigned Span = Layer[Edges[E].To] - Top;
     for (unsigned K = 0; K + 1 < Span; ++K) {
       unsigned D = FirstDummy[E] + K;
-      VLayer[D] = Layer[Prev] + 1 + K;
+      VLayer[D] = Top + 1 + K;
       Weight[D] = 2; // long edges straighten first
       Segments.emplace_back(Prev, D);
       Prev = D;

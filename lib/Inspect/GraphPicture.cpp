@@ -649,7 +649,7 @@ void writePanel(const GraphPanel &P, size_t Index, llvm::raw_ostream &OS,
   std::vector<LayoutEdge> LEdges;
   LEdges.reserve(Pic.Edges.size());
   for (const PictureEdge &E : Pic.Edges)
-    LEdges.push_back({E.From, E.To});
+    LEdges.push_back({E.From, E.To, E.Port == ControlPort});
   GraphLayout L = layoutGraph(Boxes, LEdges);
 
   std::string Id = "p" + std::to_string(Index);
@@ -661,8 +661,16 @@ void writePanel(const GraphPanel &P, size_t Index, llvm::raw_ostream &OS,
   OS << "</div>\n";
   if (Pic.Nodes.empty())
     OS << "<div class=\"empty\">empty graph</div>\n";
+  // Where a view too big to fit opens: at the first input, else the top.
+  double FocusX = L.Width / 2;
+  for (size_t I = 0; I < Pic.Nodes.size(); ++I)
+    if (Pic.IsInput[I] || (L.Layers[I] == 0 && FocusX == L.Width / 2)) {
+      FocusX = L.Centers[I].X;
+      if (Pic.IsInput[I])
+        break;
+    }
   OS << "<svg class=\"view\" data-w=\"" << px(L.Width) << "\" data-h=\"" << px(L.Height)
-     << "\">\n<defs>";
+     << "\" data-fx=\"" << px(FocusX) << "\">\n<defs>";
   for (const char *Kind : {"", "p"})
     OS << "<marker id=\"" << Id << "a" << Kind
        << "\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" "
@@ -780,14 +788,17 @@ const char *const PageScript = R"js(
     var svg = sec.querySelector('svg.view'), vp = svg.querySelector('.vp');
     var data = JSON.parse(sec.querySelector('script.data').textContent);
     var W = +svg.getAttribute('data-w'), H = +svg.getAttribute('data-h');
+    var FX = +svg.getAttribute('data-fx');
     var v = {s: 1, x: 0, y: 0};
     function apply() { vp.setAttribute('transform', 'translate(' + v.x + ',' + v.y + ') scale(' + v.s + ')'); }
     function fit() {
       var r = svg.getBoundingClientRect(), rw = r.width || 800, rh = r.height || 600;
-      var all = Math.min(1, rw / W, rh / H), wide = Math.min(1, rw / W);
-      v.s = all >= 0.4 ? all : Math.max(wide, 0.15);
-      v.x = Math.max(0, (rw - W * v.s) / 2);
-      v.y = Math.max(0, (rh - H * v.s) / 2);
+      // The whole graph when it stays readable, else its top at a readable
+      // size, around the first input.
+      var all = Math.min(1, rw / W, rh / H);
+      v.s = all >= 0.5 ? all : Math.min(1, Math.max(0.6, rw / W));
+      v.x = W * v.s <= rw ? (rw - W * v.s) / 2 : Math.min(0, Math.max(rw - W * v.s, rw / 2 - FX * v.s));
+      v.y = H * v.s <= rh ? (rh - H * v.s) / 2 : 0;
       apply();
     }
     svg.addEventListener('wheel', function (e) {

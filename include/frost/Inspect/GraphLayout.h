@@ -26,12 +26,16 @@ namespace frost::inspect {
 
 struct LayoutBox {
   double Width = 0, Height = 0;
-  /// Kept in the first layer (a graph input), never pulled down.
+  /// A graph input: never pulled down toward its readers, so (without
+  /// inputs of its own) it stays in the first layer.
   bool Top = false;
 };
 
 struct LayoutEdge {
   unsigned From = 0, To = 0;
+  /// Secondary (a control edge): keeps its target below its source but takes
+  /// no bends and does not pull the ordering; drawn Direct.
+  bool Weak = false;
 };
 
 struct LayoutPoint {
@@ -42,8 +46,8 @@ struct LayoutPoint {
 enum class RouteKind {
   /// Straight segments through Points (source bottom, bends, target top).
   Polyline,
-  /// Too long for bends, or feedback (upwards): a curve from Points[0] to
-  /// Points[1].
+  /// Too long for bends, weak, or feedback (upwards): a curve from
+  /// Points[0] to Points[1].
   Direct,
 };
 
