@@ -100,46 +100,17 @@ constexpr const char *KindColours[NumOpKinds] = {
 
 constexpr const char *PathColour = "#1d4ed8";
 
-const char *markClass(NodeMark M) {
-  switch (M) {
-  case NodeMark::None:
-    return "";
-  case NodeMark::Added:
-    return "ma";
-  case NodeMark::Removed:
-    return "mr";
-  case NodeMark::Changed:
-    return "mc";
-  }
-  llvm_unreachable("unknown mark");
-}
+/// How a mark is drawn: CSS class, legend and details word, outline colour.
+struct MarkStyle {
+  const char *Class, *Name, *Colour;
+};
 
-const char *markName(NodeMark M) {
-  switch (M) {
-  case NodeMark::None:
-    return "";
-  case NodeMark::Added:
-    return "added";
-  case NodeMark::Removed:
-    return "removed";
-  case NodeMark::Changed:
-    return "changed";
-  }
-  llvm_unreachable("unknown mark");
-}
-
-const char *markColour(NodeMark M) {
-  switch (M) {
-  case NodeMark::None:
-    return "";
-  case NodeMark::Added:
-    return "#16a34a";
-  case NodeMark::Removed:
-    return "#dc2626";
-  case NodeMark::Changed:
-    return "#c026d3";
-  }
-  llvm_unreachable("unknown mark");
+const MarkStyle &markStyle(NodeMark M) {
+  static const MarkStyle Styles[] = {{"", "", ""},
+                                     {"ma", "added", "#16a34a"},
+                                     {"mr", "removed", "#dc2626"},
+                                     {"mc", "changed", "#c026d3"}};
+  return Styles[static_cast<size_t>(M)];
 }
 
 } // namespace
@@ -227,68 +198,67 @@ std::string keepTail(llvm::StringRef Utf8, size_t Max) {
   return "\u2026" + Utf8.drop_front(I).str();
 }
 
-/// For a DOT quoted string (escString in labels): backslash and quote.
-std::string dotQuote(llvm::StringRef Bytes) {
-  std::string Out = "\"";
-  for (char C : displayText(Bytes)) {
-    if (C == '\\' || C == '"')
-      Out += '\\';
-    Out += C;
-  }
-  return Out + "\"";
-}
-
-std::string htmlText(llvm::StringRef Bytes) {
+/// displayText(Bytes) with each character that `Spell` spells (non-null)
+/// replaced by its spelling.
+std::string respell(llvm::StringRef Bytes, const char *(*Spell)(char)) {
   std::string Out;
   for (char C : displayText(Bytes)) {
-    switch (C) {
-    case '&':
-      Out += "&amp;";
-      break;
-    case '<':
-      Out += "&lt;";
-      break;
-    case '>':
-      Out += "&gt;";
-      break;
-    case '"':
-      Out += "&quot;";
-      break;
-    case '\'':
-      Out += "&#39;";
-      break;
-    default:
+    if (const char *S = Spell(C))
+      Out += S;
+    else
       Out += C;
-    }
   }
   return Out;
 }
 
+/// For a DOT quoted string (escString in labels): backslash and quote; the
+/// lines joined by "\n".
+std::string dotQuote(llvm::ArrayRef<std::string> Lines) {
+  std::string Out = "\"";
+  for (size_t I = 0; I < Lines.size(); ++I)
+    Out += (I ? "\\n" : "") + respell(Lines[I], [](char C) -> const char * {
+             return C == '\\' ? "\\\\" : C == '"' ? "\\\"" : nullptr;
+           });
+  return Out + "\"";
+}
+
+std::string htmlText(llvm::StringRef Bytes) {
+  return respell(Bytes, [](char C) -> const char * {
+    switch (C) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&#39;";
+    default:
+      return nullptr;
+    }
+  });
+}
+
 /// A JSON string safe inside <script>: '<', '>' and '&' as \u escapes.
 std::string jsonText(llvm::StringRef Bytes) {
-  std::string Out = "\"";
-  for (char C : displayText(Bytes)) {
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      break;
-    case '\\':
-      Out += "\\\\";
-      break;
-    case '<':
-      Out += "\\u003c";
-      break;
-    case '>':
-      Out += "\\u003e";
-      break;
-    case '&':
-      Out += "\\u0026";
-      break;
-    default:
-      Out += C;
-    }
-  }
-  return Out + "\"";
+  return "\"" + respell(Bytes, [](char C) -> const char * {
+           switch (C) {
+           case '"':
+             return "\\\"";
+           case '\\':
+             return "\\\\";
+           case '<':
+             return "\\u003c";
+           case '>':
+             return "\\u003e";
+           case '&':
+             return "\\u0026";
+           default:
+             return nullptr;
+           }
+         }) + "\"";
 }
 
 /// A coordinate, to the pixel.
@@ -361,6 +331,35 @@ std::string constText(const Node &N) {
   return Text;
 }
 
+/// The nodes data edges lead to from `Starts` (forward: readers, else
+/// producers), `Starts` included; by picture index.
+std::vector<bool> dataReach(llvm::ArrayRef<const Node *> Starts, bool Forward,
+                            llvm::ArrayRef<unsigned> IndexOf) {
+  std::vector<bool> Seen(IndexOf.size(), false);
+  std::vector<const Node *> Work;
+  auto visit = [&](const Node *N) {
+    if (!Seen[IndexOf[N->id()]]) {
+      Seen[IndexOf[N->id()]] = true;
+      Work.push_back(N);
+    }
+  };
+  for (const Node *N : Starts)
+    visit(N);
+  while (!Work.empty()) {
+    const Node *N = Work.back();
+    Work.pop_back();
+    if (Forward) {
+      for (const Use &U : N->uses())
+        if (!U.User->input(U.InputIndex).isControl())
+          visit(U.User);
+    } else {
+      for (const Input &In : N->dataInputs())
+        visit(In.Src);
+    }
+  }
+  return Seen;
+}
+
 Picture buildPicture(const GraphPanel &P) {
   assert(P.G && "a panel without a graph");
   const Graph &G = *P.G;
@@ -392,39 +391,11 @@ Picture buildPicture(const GraphPanel &P) {
   if (P.Outputs.empty())
     Outputs = candidateOutputNodes(G);
   size_t NumNodes = Pic.Nodes.size();
-  std::vector<bool> FromInput(NumNodes, false), ToOutput(NumNodes, false);
   Pic.IsInput.assign(NumNodes, false);
-  std::vector<const Node *> Work;
-  for (const Node *N : Inputs) {
+  for (const Node *N : Inputs)
     Pic.IsInput[IndexOf[N->id()]] = true;
-    if (!FromInput[IndexOf[N->id()]]) {
-      FromInput[IndexOf[N->id()]] = true;
-      Work.push_back(N);
-    }
-  }
-  while (!Work.empty()) {
-    const Node *N = Work.back();
-    Work.pop_back();
-    for (const Use &U : N->uses())
-      if (!U.User->input(U.InputIndex).isControl() && !FromInput[IndexOf[U.User->id()]]) {
-        FromInput[IndexOf[U.User->id()]] = true;
-        Work.push_back(U.User);
-      }
-  }
-  for (const Node *N : Outputs)
-    if (!ToOutput[IndexOf[N->id()]]) {
-      ToOutput[IndexOf[N->id()]] = true;
-      Work.push_back(N);
-    }
-  while (!Work.empty()) {
-    const Node *N = Work.back();
-    Work.pop_back();
-    for (const Input &In : N->dataInputs())
-      if (!ToOutput[IndexOf[In.Src->id()]]) {
-        ToOutput[IndexOf[In.Src->id()]] = true;
-        Work.push_back(In.Src);
-      }
-  }
+  std::vector<bool> FromInput = dataReach(Inputs, /*Forward=*/true, IndexOf);
+  std::vector<bool> ToOutput = dataReach(Outputs, /*Forward=*/false, IndexOf);
   for (size_t I = 0; I < NumNodes; ++I) {
     Pic.Nodes[I].OnPath = FromInput[I] && ToOutput[I];
     Pic.NumOnPath += Pic.Nodes[I].OnPath;
@@ -455,31 +426,23 @@ std::string graphDot(const GraphPanel &P) {
   Picture Pic = buildPicture(P);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  OS << "digraph " << dotQuote(P.Title) << " {\n"
+  OS << "digraph " << dotQuote({P.Title}) << " {\n"
      << "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=11";
   if (Pic.NumFunctions)
-    OS << ", labelloc=t, label=" << dotQuote(functionsNote(Pic.NumFunctions));
+    OS << ", labelloc=t, label=" << dotQuote({functionsNote(Pic.NumFunctions)});
   OS << "];\n"
      << "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, "
         "color=\"#555555\"];\n"
      << "  edge [color=\"#888888\", arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n";
   for (size_t I = 0; I < Pic.Nodes.size(); ++I) {
     const PictureNode &PN = Pic.Nodes[I];
-    std::string Label = PN.N->op().str() + "\n" + PN.N->name().str();
+    std::vector<std::string> Label = {PN.N->op().str(), PN.N->name().str()};
     if (!PN.ConstText.empty())
-      Label += "\n" + PN.ConstText;
-    // Newlines separate lines; displayText would spell them \x0a.
-    std::string Quoted;
-    for (llvm::StringRef Rest = Label; !Rest.empty();) {
-      auto [Line, Tail] = Rest.split('\n');
-      std::string Q = dotQuote(Line);
-      Quoted += (Quoted.empty() ? "\"" : "\\n") + Q.substr(1, Q.size() - 2);
-      Rest = Tail;
-    }
-    OS << "  n" << I << " [label=" << Quoted << "\", fillcolor=\""
+      Label.push_back(PN.ConstText);
+    OS << "  n" << I << " [label=" << dotQuote(Label) << ", fillcolor=\""
        << KindColours[static_cast<size_t>(PN.Kind)] << "\"";
     if (PN.Mark != NodeMark::None)
-      OS << ", color=\"" << markColour(PN.Mark) << "\", penwidth=3";
+      OS << ", color=\"" << markStyle(PN.Mark).Colour << "\", penwidth=3";
     else if (PN.OnPath)
       OS << ", color=\"" << PathColour << "\", penwidth=2";
     OS << "];\n";
@@ -578,7 +541,7 @@ void writeNodeJson(const PictureNode &PN, llvm::raw_ostream &OS) {
   if (PN.OnPath)
     OS << ",\"p\":1";
   if (PN.Mark != NodeMark::None)
-    OS << ",\"m\":" << jsonText(markName(PN.Mark));
+    OS << ",\"m\":" << jsonText(markStyle(PN.Mark).Name);
   if (!N.device().empty())
     OS << ",\"d\":" << jsonText(N.device());
   if (!PN.ConstText.empty())
@@ -694,7 +657,7 @@ void writePanel(const GraphPanel &P, size_t Index, llvm::raw_ostream &OS,
     double Left = L.Centers[I].X - B.Width / 2, Top = L.Centers[I].Y - B.Height / 2;
     OS << "<g class=\"n k" << static_cast<size_t>(PN.Kind) << (PN.OnPath ? " p" : "");
     if (PN.Mark != NodeMark::None)
-      OS << " " << markClass(PN.Mark);
+      OS << " " << markStyle(PN.Mark).Class;
     OS << "\" data-i=\"" << I << "\"><title>" << htmlText(PN.N->op()) << " "
        << htmlText(PN.N->name()) << "</title>";
     if (PN.Mark != NodeMark::None)
@@ -743,12 +706,10 @@ svg.view.drag{cursor:grabbing}
 .n text{font:11px ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;text-anchor:middle;fill:#111;pointer-events:none}
 .n text.o{font-weight:bold}
 .n text.c{fill:#444}
-.k0 .b{fill:#ffd166}.k1 .b{fill:#cfd8dc}.k2 .b{fill:#f4a261}.k3 .b{fill:#a8dadc}
-.k4 .b{fill:#b8a9f5}.k5 .b{fill:#f7a8c4}.k6 .b{fill:#b7e4a0}.k7 .b{fill:#eeeeee}
 .n.p .b{stroke:#1d4ed8;stroke-width:2.5}
 .n.sel .b{stroke:#000;stroke-width:3}
 .mk{fill:none;stroke-width:4}
-.ma .mk{stroke:#16a34a}.mr .mk{stroke:#dc2626;stroke-dasharray:7 3}.mc .mk{stroke:#c026d3}
+.mr .mk{stroke-dasharray:7 3}
 .e{fill:none;stroke:#999;stroke-width:1}
 .e.c{stroke-dasharray:4 3}
 .e.p{stroke:#1d4ed8;stroke-width:2}
@@ -872,7 +833,12 @@ std::string graphHtml(llvm::ArrayRef<GraphPanel> Panels, llvm::StringRef PageTit
   llvm::raw_string_ostream OS(Out);
   OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
      << htmlText(PageTitle) << "</title>\n<meta name=\"generator\" content=\"frost-inspect\">\n"
-     << "<style>" << PageStyle << "</style>\n</head>\n<body>\n<header>\n<h1>"
+     << "<style>" << PageStyle;
+  for (size_t K = 0; K < NumOpKinds; ++K)
+    OS << ".k" << K << " .b{fill:" << KindColours[K] << "}";
+  for (NodeMark M : {NodeMark::Added, NodeMark::Removed, NodeMark::Changed})
+    OS << "." << markStyle(M).Class << " .mk{stroke:" << markStyle(M).Colour << "}";
+  OS << "\n</style>\n</head>\n<body>\n<header>\n<h1>"
      << htmlText(PageTitle) << "</h1>\n<div class=\"legend\">";
   // Only what the page shows: a page without nodes has no swatches.
   for (size_t K = 0; K < NumOpKinds; ++K)
@@ -883,8 +849,8 @@ std::string graphHtml(llvm::ArrayRef<GraphPanel> Panels, llvm::StringRef PageTit
     OS << "<span><i class=\"sw path\"></i>on an input-output path</span>";
   for (NodeMark M : {NodeMark::Added, NodeMark::Removed, NodeMark::Changed})
     if (MarksSeen[static_cast<size_t>(M)])
-      OS << "<span><i class=\"sw mark\" style=\"border-color:" << markColour(M) << "\"></i>"
-         << markName(M) << "</span>";
+      OS << "<span><i class=\"sw mark\" style=\"border-color:" << markStyle(M).Colour << "\"></i>"
+         << markStyle(M).Name << "</span>";
   OS << "<span><svg width=\"30\" height=\"8\"><path d=\"M0 4H30\" stroke=\"#777\" "
         "stroke-dasharray=\"4 3\"/></svg>control edge</span>"
      << "</div>\n<div class=\"hint\">wheel: zoom, drag: pan, double-click: fit, "
