@@ -849,7 +849,8 @@ std::string graphHtml(llvm::ArrayRef<GraphPanel> Panels, llvm::StringRef PageTit
     OS << "<span><i class=\"sw path\"></i>on an input-output path</span>";
   for (NodeMark M : {NodeMark::Added, NodeMark::Removed, NodeMark::Changed})
     if (MarksSeen[static_cast<size_t>(M)])
-      OS << "<span><i class=\"sw mark\" style=\"border-color:" << markStyle(M).Colour << "\"></i>"
+      OS << "<span><i class=\"sw mark\" style=\"border-color:" << markStyle(M).Colour
+         << (M == NodeMark::Removed ? ";border-style:dashed" : "") << "\"></i>"
          << markStyle(M).Name << "</span>";
   OS << "<span><svg width=\"30\" height=\"8\"><path d=\"M0 4H30\" stroke=\"#777\" "
         "stroke-dasharray=\"4 3\"/></svg>control edge</span>"
