@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Frost needs, from Debian's packages (and
-# TensorFlow from PyPI with --with-tensorflow, as the tests' oracle). Installs
+# with --with-tensorflow what only the tests use: TensorFlow from PyPI as the
+# tests' oracle, Graphviz and Chromium from Debian as renderers). Installs
 # only what is missing, so it is quick on a machine that has everything.
 set -euo pipefail
 
@@ -23,6 +24,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ "${1:-}" = "--with-tensorflow" ]; then
+  # Test-only renderers of frost-inspect graph --dot/--html: Graphviz and a
+  # headless Chromium. Without them those tests are reported unsupported.
+  test_packages=()
+  command -v dot >/dev/null || test_packages+=(graphviz)
+  command -v chromium >/dev/null || test_packages+=(chromium)
+  if [ ${#test_packages[@]} -gt 0 ]; then
+    echo "setup: installing ${test_packages[*]} (tests only)"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    { $SUDO apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+        "${test_packages[@]}" >/dev/null; } ||
+      echo "setup: ${test_packages[*]} unavailable; picture rendering tests will be reported unsupported"
+  fi
   if ! python3 -c "import tensorflow" >/dev/null 2>&1; then
     echo "setup: installing tensorflow-cpu==2.21.0 (test oracle only)"
     python3 -m pip install -q tensorflow-cpu==2.21.0 2>&1 | grep -v "Running pip as the 'root' user" || true

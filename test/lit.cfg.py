@@ -1,6 +1,7 @@
 # Frost's lit suite. Tests are .pbtxt/.test files with RUN lines (MLIR style).
 import importlib.util
 import os
+import shutil
 
 import lit.formats
 
@@ -53,6 +54,20 @@ if importlib.util.find_spec("cv2") is not None:
     config.available_features.add("opencv")
 else:
     lit_config.note("skipped: opencv-python-headless (cv2) not installed; OpenCV oracle tests are unsupported")
+
+# Graphviz's dot checks frost-inspect graph --dot (`REQUIRES: graphviz`), a
+# headless Chromium renders --html (`REQUIRES: chromium`); scripts/setup.sh
+# --with-tensorflow installs both from Debian.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+else:
+    lit_config.note("skipped: graphviz (dot) not installed; DOT rendering tests are unsupported")
+chromium = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+else:
+    lit_config.note("skipped: chromium not installed; HTML rendering tests are unsupported")
 
 if config.sanitized:
     config.available_features.add("sanitizer")

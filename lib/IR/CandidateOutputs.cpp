@@ -38,15 +38,23 @@ bool isUnlikelyOutput(const Node &N, const llvm::StringSet<> &SaverNodes) {
          SaverNodes.contains(N.name());
 }
 
-} // namespace
-
-std::vector<const Node *> candidateOutputNodes(const Model &M) {
-  llvm::StringSet<> SaverNodes = saverDefNodes(M);
+std::vector<const Node *> candidateOutputNodes(const Graph &G,
+                                               const llvm::StringSet<> &SaverNodes) {
   std::vector<const Node *> Out;
-  for (const Node &N : M.graph())
+  for (const Node &N : G)
     if (!N.hasUses() && !isUnlikelyOutput(N, SaverNodes))
       Out.push_back(&N);
   return Out;
+}
+
+} // namespace
+
+std::vector<const Node *> candidateOutputNodes(const Model &M) {
+  return candidateOutputNodes(M.graph(), saverDefNodes(M));
+}
+
+std::vector<const Node *> candidateOutputNodes(const Graph &G) {
+  return candidateOutputNodes(G, llvm::StringSet<>());
 }
 
 std::vector<std::string> candidateOutputs(const Model &M) {

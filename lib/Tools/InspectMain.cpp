@@ -1,6 +1,7 @@
 //===- InspectMain.cpp - The frost-inspect driver -------------------------===//
 //
-// Flags -> one subcommand -> output on stdout, errors through printError.
+// Flags -> one subcommand -> output on stdout (graph: or -o FILE, written
+// atomically), errors through printError.
 // What the subcommands print is built by lib/Inspect (GraphSummary,
 // CheckpointSummary); here only which of its calls a flag set asks for.
 //
@@ -9,6 +10,7 @@
 
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/CheckpointSummary.h"
+#include "frost/Inspect/GraphPicture.h"
 #include "frost/Inspect/GraphSummary.h"
 #include "frost/Tools/ToolSupport.h"
 
@@ -21,7 +23,11 @@ namespace {
 struct GraphCommand {
   std::string Path;
   std::vector<std::string> Tags;
-  bool Json = false;
+  enum class Format { Summary, Json, Dot, Html } Show = Format::Summary;
+  /// Where the output goes ("-": standard output), written atomically.
+  std::string Output = "-";
+  /// The ends of the highlighted paths (--dot, --html); empty = guessed.
+  std::vector<std::string> Inputs, Outputs;
 };
 
 struct CheckpointCommand {
@@ -36,16 +42,31 @@ struct CheckpointCommand {
   bool VerifyCrc = true;
 };
 
-absl::Status runGraph(const GraphCommand &Cmd, llvm::raw_ostream &OS) {
+absl::Status runGraph(const GraphCommand &Cmd) {
+  noteInputFiles(Cmd.Path);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Cmd.Output));
   ReadOptions Read;
   Read.Tags = Cmd.Tags;
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Cmd.Path, Read));
-  inspect::GraphSummary S = inspect::summarizeGraph(*M, Cmd.Path);
-  if (Cmd.Json)
-    inspect::printGraphSummaryJson(S, OS);
-  else
-    inspect::printGraphSummary(S, OS);
-  return absl::OkStatus();
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  using Format = GraphCommand::Format;
+  if (Cmd.Show == Format::Summary || Cmd.Show == Format::Json) {
+    inspect::GraphSummary S = inspect::summarizeGraph(*M, Cmd.Path);
+    if (Cmd.Show == Format::Json)
+      inspect::printGraphSummaryJson(S, OS);
+    else
+      inspect::printGraphSummary(S, OS);
+  } else {
+    inspect::GraphPanel P;
+    P.Title = Cmd.Path;
+    P.G = &M->graph();
+    P.Inputs = Cmd.Inputs;
+    P.Outputs = Cmd.Outputs;
+    Text = Cmd.Show == Format::Dot ? inspect::graphDot(P) : inspect::graphHtml({P}, Cmd.Path);
+  }
+  FROST_RETURN_IF_ERROR(Out->writeString(Text));
+  return Out->commit();
 }
 
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) {
@@ -83,7 +104,8 @@ int frostInspectMain(int Argc, char **Argv) {
   cl::OptionCategory GraphCat("graph options");
   cl::SubCommand CheckpointCmd("checkpoint",
                                "List a checkpoint's variables, or print their values");
-  cl::SubCommand GraphCmd("graph", "Summarise a GraphDef, MetaGraphDef or SavedModel");
+  cl::SubCommand GraphCmd("graph",
+                          "Summarise or draw a GraphDef, MetaGraphDef or SavedModel");
 
   // checkpoint
   cl::opt<std::string> CheckpointPath(
@@ -121,6 +143,27 @@ int frostInspectMain(int Argc, char **Argv) {
                                cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
   cl::opt<bool> GraphJson("json", cl::desc("Print JSON (schema in docs/inspect.md)"),
                           cl::sub(GraphCmd), cl::cat(GraphCat));
+  cl::opt<bool> Dot("dot", cl::desc("Draw the graph as Graphviz DOT (render with dot -Tsvg)"),
+                    cl::sub(GraphCmd), cl::cat(GraphCat));
+  cl::opt<bool> Html("html",
+                     cl::desc("Draw the graph as one self-contained HTML page (zoom, pan, "
+                              "node details)"),
+                     cl::sub(GraphCmd), cl::cat(GraphCat));
+  cl::list<std::string> PathInputs(
+      "inputs",
+      cl::desc("With --dot/--html: highlight the paths from these nodes (default: the "
+               "placeholders)"),
+      cl::CommaSeparated, cl::value_desc("name,..."), cl::sub(GraphCmd), cl::cat(GraphCat));
+  cl::list<std::string> PathOutputs(
+      "outputs",
+      cl::desc("With --dot/--html: highlight the paths to these nodes (default: the candidate "
+               "outputs)"),
+      cl::CommaSeparated, cl::value_desc("name,..."), cl::sub(GraphCmd), cl::cat(GraphCat));
+  cl::opt<std::string> GraphOutput("o",
+                                   cl::desc("Write to this file (atomically) instead of "
+                                            "standard output"),
+                                   cl::value_desc("file"), cl::init("-"), cl::sub(GraphCmd),
+                                   cl::cat(GraphCat));
 
   cl::HideUnrelatedOptions(CheckpointCat, cl::SubCommand::getTopLevel());
   cl::HideUnrelatedOptions(CheckpointCat, CheckpointCmd);
@@ -146,8 +189,19 @@ int frostInspectMain(int Argc, char **Argv) {
     Cmd.Tags.assign(Tags.begin(), Tags.end());
     if (Tags.getNumOccurrences() == 0)
       Cmd.Tags = {"serve"};
-    Cmd.Json = GraphJson;
-    S = runGraph(Cmd, llvm::outs());
+    if (GraphJson + Dot + Html > 1) {
+      return usageFailure(absl::InvalidArgumentError("--json, --dot and --html exclude each other"));
+    }
+    if ((PathInputs.getNumOccurrences() || PathOutputs.getNumOccurrences()) && !Dot && !Html) {
+      return usageFailure(
+          absl::InvalidArgumentError("--inputs and --outputs go with --dot or --html"));
+    }
+    using Format = GraphCommand::Format;
+    Cmd.Show = GraphJson ? Format::Json : Dot ? Format::Dot : Html ? Format::Html : Format::Summary;
+    Cmd.Output = GraphOutput;
+    Cmd.Inputs.assign(PathInputs.begin(), PathInputs.end());
+    Cmd.Outputs.assign(PathOutputs.begin(), PathOutputs.end());
+    S = runGraph(Cmd);
   } else {
     printError(absl::InvalidArgumentError(
         "no subcommand given; try 'frost-inspect checkpoint PATH' or 'frost-inspect graph "

@@ -16,6 +16,7 @@
 
 namespace frost {
 
+class Graph;
 class Model;
 class Node;
 
@@ -28,6 +29,8 @@ llvm::StringSet<> saverDefNodes(const Model &M);
 
 /// The candidate outputs, in graph order.
 std::vector<const Node *> candidateOutputNodes(const Model &M);
+/// The same for a bare graph: no SaverDef to consult.
+std::vector<const Node *> candidateOutputNodes(const Graph &G);
 /// Their names.
 std::vector<std::string> candidateOutputs(const Model &M);
 
