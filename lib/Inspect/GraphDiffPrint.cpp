@@ -357,4 +357,22 @@ void printGraphDiffJson(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw
   J.objectEnd();
 }
 
+std::string graphDiffHtml(const GraphDiff &D, const Model &A, const Model &B) {
+  GraphPanel Panels[2] = {{absl::StrCat("A: ", D.A.File), &A.graph(), {}, {}, {}},
+                          {absl::StrCat("B: ", D.B.File), &B.graph(), {}, {}, {}}};
+  for (const NodeDiff &N : D.Nodes) {
+    bool Changed = N.Status == NodeStatus::Changed ||
+                   (N.Status == NodeStatus::Renamed && !N.Changes.empty());
+    if (N.Status == NodeStatus::Removed)
+      Panels[0].Marks[N.NameA] = NodeMark::Removed;
+    else if (N.Status == NodeStatus::Added)
+      Panels[1].Marks[N.NameB] = NodeMark::Added;
+    else if (Changed) {
+      Panels[0].Marks[N.NameA] = NodeMark::Changed;
+      Panels[1].Marks[N.NameB] = NodeMark::Changed;
+    }
+  }
+  return graphHtml(Panels, "frost-diff");
+}
+
 } // namespace frost::inspect

@@ -11,6 +11,7 @@
 
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/GraphDiff.h"
+#include "frost/Support/File.h"
 #include "frost/Tools/ToolSupport.h"
 
 #include "absl/strings/str_cat.h"
@@ -25,6 +26,7 @@ struct DiffCommandLine {
   inspect::DiffOptions Diff;
   inspect::DiffPrintOptions Print;
   std::vector<std::string> Tags = {"serve"};
+  std::string Html;
   bool Json = false, NamesOnly = false, Timing = false, Help = false, Version = false;
 };
 
@@ -68,6 +70,10 @@ ArgParser makeParser(DiffCommandLine &C) {
   P.add({{"tags"}, K::Value, "TAG,...", "SavedModel meta graph tags (default: serve)",
          ArgParser::storeCommaList(C.Tags), Compare});
   P.add({{"json"}, K::Bool, "", "Print JSON (schema in docs/verify.md)", flag(C.Json), Output});
+  P.add({{"html"}, K::Value, "FILE",
+         "Also write a page showing both graphs side by side, what\n"
+         "changed outlined (one self-contained HTML file)",
+         ArgParser::storeString(C.Html), Output});
   P.add({{"max-findings"}, K::Value, "N",
          "Print at most N findings (JSON: entries), and how many more there\n"
          "are (default 0: all)",
@@ -133,6 +139,14 @@ int frostDiffMain(int Argc, char **Argv) {
   }();
   if (!D.ok())
     return usageFailure(D.status());
+  if (!C.Html.empty()) {
+    Stopwatch Timer(&Timing, "html");
+    absl::Status S = checkNotAnInput(C.Html);
+    if (S.ok())
+      S = writeStringAtomically(C.Html, inspect::graphDiffHtml(*D, *Models[0], *Models[1]));
+    if (!S.ok())
+      return usageFailure(S);
+  }
   {
     Stopwatch Timer(&Timing, "print");
     if (C.Json)

@@ -21,6 +21,7 @@
 #define FROST_INSPECT_GRAPHDIFF_H
 
 #include "frost/IR/Model.h"
+#include "frost/Inspect/GraphPicture.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -158,6 +159,11 @@ struct DiffPrintOptions {
 void printGraphDiff(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS);
 /// The JSON frost-diff --json prints (schema in docs/verify.md).
 void printGraphDiffJson(const GraphDiff &D, const DiffPrintOptions &P, llvm::raw_ostream &OS);
+
+/// The page `frost-diff --html` writes: A and B side by side, A's removed
+/// and changed nodes outlined, B's added and changed ones (a renamed node
+/// that also changed counts as changed).
+std::string graphDiffHtml(const GraphDiff &D, const Model &A, const Model &B);
 
 } // namespace frost::inspect
 

@@ -24,6 +24,8 @@ import zlib
 KINDS = [("input", "ffd166"), ("constant", "cfd8dc"), ("variable", "f4a261"),
          ("math", "a8dadc"), ("neural net", "b8a9f5"), ("control flow", "f7a8c4"),
          ("array", "b7e4a0"), ("other", "eeeeee")]
+# GraphPicture.cpp's MarkStyles: frost-diff's outlines.
+MARKS = [("added", "16a34a"), ("removed", "dc2626"), ("changed", "c026d3")]
 # A box of 56 x 36 pixels is about 2000: a drawn node is far above this,
 # anti-aliased edges and text are far below.
 NODE_PIXELS = 600
@@ -76,10 +78,10 @@ def decode_png(data):
     return width, height, channels, rows
 
 
-def count_colours(png):
+def count_colours(png, colours=KINDS):
     width, height, channels, rows = decode_png(png)
-    wanted = {bytes.fromhex(hexa): name for name, hexa in KINDS}
-    counts = {name: 0 for name, _ in KINDS}
+    wanted = {bytes.fromhex(hexa): name for name, hexa in colours}
+    counts = {name: 0 for name, _ in colours}
     for row in rows:
         for x in range(0, width * channels, channels):
             name = wanted.get(bytes(row[x:x + 3]))
@@ -108,11 +110,16 @@ def main():
     shot = os.path.join(args.work, "screenshot.png")
     chromium(args, ["--screenshot=" + shot], url)
     with open(shot, "rb") as f:
-        counts = count_colours(f.read())
+        png = f.read()
+    counts = count_colours(png)
     total = sum(counts.values())
     print("pixels " + " ".join("%s=%d" % (k.replace(" ", "_"), v) for k, v in counts.items()) +
           " total=%d" % total)
     print("nodes drawn: " + ("yes" if total >= NODE_PIXELS else "no"))
+    # A mark outlines a node (hundreds of pixels); its legend swatch is a few dozen.
+    marks = count_colours(png, MARKS)
+    print("outlined: " + " ".join("%s=%s" % (k, "yes" if v >= NODE_PIXELS // 3 else "no")
+                                  for k, v in marks.items()))
 
     dom = chromium(args, ["--dump-dom"], url + "#selftest")
     body = re.search(r"<body([^>]*)>", dom)
