@@ -95,7 +95,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
          "and index.json)",
          ArgParser::storeString(C.Numeric.SaveValues), Main});
   P.add({{"json"}, K::Bool, "", "Print the report as JSON", flag(C.Json), Main});
-  P.add({{"quiet", "q"}, K::Bool, "", "Print findings and the verdict only", flag(C.Quiet),
+  P.add({{"quiet", "q"}, K::Bool, "", "Print the findings only", flag(C.Quiet),
          Main});
   P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
   P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Main});
@@ -154,9 +154,25 @@ int runVerify(VerifyCommandLine &C) {
     llvm::outs() << verify::verifyReportJson(*Report);
   else
     verify::printVerifyReport(llvm::outs(), *Report, "frost-verify", C.Quiet);
+  llvm::outs().flush();
   if (C.Timing)
     Timing.print(llvm::errs());
-  return !Report->passed() || (C.Strict && !Report->complete()) ? 1 : 0;
+  // The verdict on stderr too, for scripts that read only that.
+  if (!Report->passed()) {
+    const verify::Finding &F = Report->Findings.front();
+    llvm::errs() << "error: " << FrozenPath << ": verification failed: "
+                 << Report->Findings.size()
+                 << (Report->Findings.size() == 1 ? " finding" : " findings") << ", the first: "
+                 << F.Check << ": " << (F.Node.empty() ? "" : "'" + F.Node + "' ") << F.Message
+                 << "\n";
+    return 1;
+  }
+  if (C.Strict && !Report->complete()) {
+    llvm::errs() << "error: " << FrozenPath
+                 << ": --strict: not every output was compared (see NOT CHECKED)\n";
+    return 1;
+  }
+  return 0;
 }
 
 void printHelp(llvm::raw_ostream &OS) {

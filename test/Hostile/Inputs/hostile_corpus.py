@@ -1358,6 +1358,50 @@ def diff_cases():
       exit=(1,))
 
 
+# ------------------------------------------------------------ frost-verify
+
+def verify_cases():
+    """frost-verify exits 0 when the frozen graph holds, 1 with one error line
+    per finding (or naming the file it cannot read), 2 for a bad command
+    line; never a crash, never a file left behind."""
+    def setup(frozen, ckpt=True, **kw):
+        def make(d):
+            if ckpt:
+                write_ckpt(d, **kw)
+            write(os.path.join(d, "frozen.pb"), frozen() if callable(frozen) else frozen)
+        return make
+
+    def c(name, argv, make, exit=(1,), regex=None, **kw):
+        add("verify-" + name, "verify", ["frost-verify"] + argv, make, exit=exit, regex=regex, **kw)
+    frozen = ["{d}/frozen.pb", "--source", "{d}/model", "--outputs", "add"]
+    # The model's own graph, unfrozen: its variables are findings.
+    c("unfrozen", frozen, setup(graph(model_nodes())), regex="VariableV2")
+    c("unrelated", frozen, setup(SIMPLE_PB), regex="add")
+    for off in (1, len(MODEL_META) // 2):
+        c("trunc-%d" % off, frozen, setup(graph(model_nodes())[:off]), regex="frozen.pb")
+    c("empty", frozen, setup(b""), regex="frozen.pb")
+    c("junk", frozen, setup(b"\xff" * 64), regex="frozen.pb")
+    c("missing-frozen", ["{d}/nothing.pb", "--source", "{d}/model", "--outputs", "add"], setup(SIMPLE_PB),
+      regex="nothing.pb")
+    c("dev-zero", ["/dev/zero", "--source", "{d}/model", "--outputs", "add"], setup(SIMPLE_PB), regex="/dev/zero")
+    c("missing-checkpoint", frozen, setup(SIMPLE_PB, ckpt=False), regex="model")
+    c("corrupt-checkpoint", frozen, setup(graph(model_nodes()), data=b"\0" * 3), regex="model")
+    c("no-source", ["{d}/frozen.pb", "--outputs", "add"], setup(SIMPLE_PB), exit=(2,), regex="source")
+    c("two-frozen", ["{d}/frozen.pb", "{d}/frozen.pb", "--source", "{d}/model"], setup(SIMPLE_PB), exit=(2,))
+    c("no-arguments", [], None, exit=(2,))
+    c("bad-input-shape", frozen + ["--input-shape", "x=abc"], setup(SIMPLE_PB), exit=(2,), regex="abc")
+    c("negative-atol", frozen + ["--atol=-1"], setup(SIMPLE_PB), exit=(2,), regex="atol")
+    c("huge-input-shape", frozen + ["--input-shape", "x=4000000000,4000000000"], setup(graph(model_nodes())),
+      regex="VariableV2")
+    c("save-values-onto-input", frozen + ["--save-values", "{d}/model.index"], setup(graph(model_nodes())))
+    # Huge but legal: a 200,000-node chain frozen from itself runs through.
+    big = HUGE_GRAPH_NODES
+    chain = lambda: graph([node("n0", "Placeholder", attrs={"dtype": a_type("float"), "shape": a_shape([2])})]
+                          + [node("n%d" % i, "Identity", ["n%d" % (i - 1)], attrs=F) for i in range(1, big)])
+    c("huge-chain", ["{d}/frozen.pb", "--source", "{d}/frozen.pb", "--outputs", "n%d" % (big - 1)],
+      setup(chain, ckpt=False), exit=(0,))
+
+
 def all_cases():
     if not CASES:
         checkpoint_cases()
@@ -1365,6 +1409,7 @@ def all_cases():
         io_cases()
         cli_cases()
         diff_cases()
+        verify_cases()
     return CASES
 
 
