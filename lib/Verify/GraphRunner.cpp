@@ -6,7 +6,6 @@
 #include "frost/IR/Reachability.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Utils/ConstValue.h"
-#include "frost/Transforms/Utils/ExecutionOrder.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -140,8 +139,10 @@ void Runner::runNode(const Node &N) {
     bool Dead = P.State == NodeState::Dead ||
                 (!In.isControl() && (static_cast<size_t>(In.Port) >= P.Outputs.size() ||
                                      !P.Outputs[In.Port]));
+    // A Merge waits for its control inputs, dead or alive (TensorFlow's
+    // executor): a lowered cond's branch_executed joins both branches so.
     if (In.isControl()) {
-      AnyDead |= P.State == NodeState::Dead;
+      AnyDead |= !Merge && P.State == NodeState::Dead;
       continue;
     }
     if (Merge) {
@@ -205,24 +206,36 @@ absl::StatusOr<RunResult> Runner::run() {
       for (const Input &In : N.inputs())
         ++States[In.Src->id()].PendingUses;
 
-  ExecutionOrder Order = executionOrder(G, ReadyPolicy::GraphPosition);
-  for (Node *N : Order.Sorted)
-    if (Needed[N->id()])
-      runNode(*N);
+  // Kahn's algorithm over the needed nodes, every node (a Merge too) after
+  // all of its inputs: what is left is a while loop or behind one.
+  std::vector<size_t> Waiting(G.idBound(), 0);
+  std::vector<const Node *> Ready;
+  for (const Node &N : G)
+    if (Needed[N.id()] && (Waiting[N.id()] = N.numInputs()) == 0)
+      Ready.push_back(&N);
+  std::reverse(Ready.begin(), Ready.end());
+  while (!Ready.empty()) {
+    const Node *N = Ready.back();
+    Ready.pop_back();
+    runNode(*N);
+    for (const Use &U : N->uses())
+      if (Needed[U.User->id()] && --Waiting[U.User->id()] == 0)
+        Ready.push_back(U.User);
+  }
   // TF1 while loops never get ready, nor does what follows them: blamed on
   // the loop's first node.
   std::shared_ptr<const NotComputed> Loop;
-  for (Node *N : Order.Unordered) {
-    if (!Needed[N->id()])
+  for (const Node &N : G) {
+    if (!Needed[N.id()] || Waiting[N.id()] == 0)
       continue;
     if (!Loop) {
       Loop = std::make_shared<NotComputed>(
-          NotComputed{N->name().str(), N->op().str(),
+          NotComputed{N.name().str(), N.op().str(),
                       "a while loop or a cycle, which verification does not run", true});
-      Result.NoKernel["(while loop)"].push_back(N->name().str());
+      Result.NoKernel["(while loop)"].push_back(N.name().str());
     }
-    States[N->id()].State = NodeState::Failed;
-    States[N->id()].Why = Loop;
+    States[N.id()].State = NodeState::Failed;
+    States[N.id()].Why = Loop;
   }
   for (auto &[Op, Nodes] : Result.NoKernel)
     llvm::sort(Nodes);
