@@ -142,21 +142,37 @@ std::optional<std::string> constantDifference(const TensorData &Got, const Tenso
                       elementText(Want, First), ")");
 }
 
+/// Every variable freezing converted, by node name, and where its value came
+/// from: also those whose Const a later pass folded away (--optimize).
+std::map<std::string, VariableSource, std::less<>> convertedVariables(const FreezeResult &Expected) {
+  std::map<std::string, VariableSource, std::less<>> Out;
+  for (const FrozenVariable &V : Expected.Frozen)
+    Out[V.Name] = V.Source;
+  if (!Expected.M)
+    return Out;
+  for (const auto &[Name, Source] : Expected.M->variableSources()) {
+    const Node *N = Expected.M->graph().findNode(Name);
+    if (!N || N->op() == "Const")
+      Out.emplace(Name, Source);
+  }
+  return Out;
+}
+
 void checkConstants(const FreezeResult &Expected, const Model &Frozen,
                     const CheckpointReader *Reader, VerifyReport &R) {
-  for (const FrozenVariable &V : Expected.Frozen) {
-    auto finding = [&](std::string Message) {
-      R.Findings.push_back({"constants", V.Name, std::move(Message)});
+  for (const auto &[Name, Source] : convertedVariables(Expected)) {
+    auto finding = [&, &Name = Name](std::string Message) {
+      R.Findings.push_back({"constants", Name, std::move(Message)});
     };
-    const Node *N = Frozen.graph().findNode(V.Name);
+    const Node *N = Frozen.graph().findNode(Name);
     if (!N) { // folded into other constants, or not needed
       ++R.ConstantsAbsent;
       continue;
     }
     ++R.ConstantsChecked;
-    std::string Key = absl::StrCat("checkpoint key ", inQuotes(V.Source.Key),
-                                   V.Source.Slice.empty() ? ""
-                                                          : absl::StrCat(" (slice ", inQuotes(V.Source.Slice), ")"));
+    std::string Key = absl::StrCat(
+        "checkpoint key ", inQuotes(Source.Key),
+        Source.Slice.empty() ? "" : absl::StrCat(" (slice ", inQuotes(Source.Slice), ")"));
     if (N->op() != "Const") {
       finding(absl::StrCat("is a ", N->op().str(), ", not the Const holding ", Key));
       continue;
@@ -170,7 +186,7 @@ void checkConstants(const FreezeResult &Expected, const Model &Frozen,
       finding(absl::StrCat("holds ", Key, " but no checkpoint was read"));
       continue;
     }
-    absl::StatusOr<TensorData> Want = checkpointValue(*Reader, V.Source);
+    absl::StatusOr<TensorData> Want = checkpointValue(*Reader, Source);
     if (!Want.ok()) {
       finding(absl::StrCat(Key, ": ", Want.status().message()));
       continue;
@@ -493,9 +509,7 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
     FrozenRun.Feeds[N.name().str()] = *V;
     SourceRun.Feeds[N.name().str()] = *std::move(V);
   }
-  std::map<std::string, VariableSource, std::less<>> Sources;
-  for (const FrozenVariable &V : Expected.Frozen)
-    Sources[V.Name] = V.Source;
+  std::map<std::string, VariableSource, std::less<>> Sources = convertedVariables(Expected);
   SourceRun.VariableValue = [&](const Node &N) -> absl::StatusOr<TensorData> {
     auto It = Sources.find(N.name());
     if (It == Sources.end())
