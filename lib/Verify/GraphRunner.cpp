@@ -147,7 +147,7 @@ void Runner::runNode(const Node &N) {
     }
     if (Merge) {
       if (!Dead && !LiveMergeInput) {
-        LiveMergeInput = Inputs.size();
+        LiveMergeInput = static_cast<size_t>(&In - N.inputs().data());
         Inputs.push_back(*P.Outputs[In.Port]);
       }
       continue;
@@ -162,16 +162,9 @@ void Runner::runNode(const Node &N) {
     release(*In.Src);
 
   if (Merge && LiveMergeInput && !AnyDead) {
-    size_t Index = 0;
-    for (const Input &In : N.dataInputs()) {
-      const NodeState &P = States[In.Src->id()];
-      if (P.State == NodeState::Ran && static_cast<size_t>(In.Port) < P.Outputs.size() &&
-          P.Outputs[In.Port])
-        break;
-      ++Index;
-    }
     S.State = NodeState::Ran;
-    S.Outputs = {std::move(Inputs.front()), scalarInt32(static_cast<int32_t>(Index))};
+    S.Outputs = {std::move(Inputs.front()),
+                 scalarInt32(static_cast<int32_t>(*LiveMergeInput))};
     return;
   }
   if (FailedInput) {
