@@ -45,39 +45,6 @@ template <typename T> struct Wrap<T, true> {
 };
 template <typename T> using WrapType = typename Wrap<T>::type;
 
-/// The TypeSet bit of T.
-template <typename T> constexpr unsigned typeSetOf() {
-  using namespace tensorflow;
-  constexpr DataType DT = dataTypeOf<T>();
-  return DT == DT_FLOAT      ? Float32
-         : DT == DT_DOUBLE   ? Float64
-         : DT == DT_HALF     ? Half
-         : DT == DT_BFLOAT16 ? BFloat16
-         : DT == DT_INT8     ? Int8
-         : DT == DT_INT16    ? Int16
-         : DT == DT_INT32    ? Int32
-         : DT == DT_INT64    ? Int64
-         : DT == DT_UINT8    ? UInt8
-         : DT == DT_UINT16   ? UInt16
-         : DT == DT_UINT32   ? UInt32
-         : DT == DT_UINT64   ? UInt64
-                             : Bool;
-}
-
-/// visitType that instantiates F only for the types in `Types`, so kernels
-/// are compiled for the dtypes TensorFlow registers and no others.
-template <unsigned Types, typename Fn>
-absl::StatusOr<Outputs> dispatch(const KernelContext &Ctx, tensorflow::DataType DType, Fn &&F) {
-  return visitType<absl::StatusOr<Outputs>>(
-      Ctx, DType, Types, [&](auto Tag) -> absl::StatusOr<Outputs> {
-        using T = typename decltype(Tag)::type;
-        if constexpr ((Types & typeSetOf<T>()) != 0)
-          return F(Tag);
-        else
-          return Ctx.unimplementedType(DType); // Not reached: visitType checks Types.
-      });
-}
-
 /// `F(A)` for an expression of half or bfloat16 computed in float and
 /// rounded back (TensorFlow's vectorized half kernels convert to float);
 /// `F(A)` itself for other types.

@@ -15,14 +15,22 @@ namespace frost::eval {
 
 namespace {
 
-const llvm::StringMap<KernelFn> &kernels() {
-  static const llvm::StringMap<KernelFn> Table = [] {
+/// The kernels of `Needed` exactness: the bitwise ones, and with
+/// WithinRounding those for running graphs too.
+const llvm::StringMap<KernelFn> &kernels(Exactness Needed) {
+  static const llvm::StringMap<KernelFn> Bitwise = [] {
     llvm::StringMap<KernelFn> T;
 #define FROST_KERNEL(OP, FN) T.try_emplace(OP, &FN);
 #include "Kernels.def"
     return T;
   }();
-  return Table;
+  static const llvm::StringMap<KernelFn> WithinRounding = [] {
+    llvm::StringMap<KernelFn> T = Bitwise;
+#define FROST_RUN_KERNEL(OP, FN) T.try_emplace(OP, &FN);
+#include "Kernels.def"
+    return T;
+  }();
+  return Needed == Exactness::Bitwise ? Bitwise : WithinRounding;
 }
 
 /// TensorFlow runs its CPU kernels with denormals flushed to zero (inputs and
@@ -49,20 +57,21 @@ private:
 
 absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
                                                  llvm::ArrayRef<TensorData> Inputs,
-                                                 const AttrMap &Attrs, Exactness) {
-  auto It = kernels().find(Op);
-  if (It == kernels().end())
+                                                 const AttrMap &Attrs, Exactness Needed) {
+  const llvm::StringMap<KernelFn> &Kernels = kernels(Needed);
+  auto It = Kernels.find(Op);
+  if (It == Kernels.end())
     return absl::UnimplementedError(absl::StrCat("no kernel for op ", Op.str()));
   ScopedFlushDenormal Flush;
   KernelContext Ctx(Op, Inputs, Attrs);
   return It->second(Ctx);
 }
 
-bool hasKernel(llvm::StringRef Op) { return kernels().count(Op) != 0; }
+bool hasKernel(llvm::StringRef Op, Exactness Needed) { return kernels(Needed).count(Op) != 0; }
 
-std::vector<llvm::StringRef> opsWithKernels() {
+std::vector<llvm::StringRef> opsWithKernels(Exactness Needed) {
   std::vector<llvm::StringRef> Ops;
-  for (const auto &Entry : kernels())
+  for (const auto &Entry : kernels(Needed))
     Ops.push_back(Entry.getKey());
   llvm::sort(Ops);
   return Ops;
@@ -125,6 +134,21 @@ FROST_ATTR_GETTER(float, floatAttr, kF, "a float", f)
 FROST_ATTR_GETTER(bool, boolAttr, kB, "a bool", b)
 FROST_ATTR_GETTER(std::string, stringAttr, kS, "a string", s)
 #undef FROST_ATTR_GETTER
+
+absl::StatusOr<std::vector<int64_t>> KernelContext::intListAttr(llvm::StringRef Name) const {
+  FROST_ASSIGN_OR_RETURN(const tensorflow::AttrValue *V,
+                         typedAttr(*this, Name, tensorflow::AttrValue::kList, "a list"));
+  if (!V)
+    return invalid(absl::StrCat("missing attribute '", Name.str(), "'"));
+  return std::vector<int64_t>(V->list().i().begin(), V->list().i().end());
+}
+
+absl::StatusOr<std::vector<int64_t>>
+KernelContext::intListAttr(llvm::StringRef Name, std::vector<int64_t> Default) const {
+  if (!attr(Name))
+    return Default;
+  return intListAttr(Name);
+}
 
 #define FROST_ATTR_DEFAULT(TYPE, NAME, DEFAULT_TYPE)                                               \
   absl::StatusOr<TYPE> KernelContext::NAME(llvm::StringRef Name, DEFAULT_TYPE Default) const {     \

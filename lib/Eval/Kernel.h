@@ -55,6 +55,10 @@ public:
   absl::StatusOr<float> floatAttr(llvm::StringRef Name, float Default) const;
   absl::StatusOr<bool> boolAttr(llvm::StringRef Name, bool Default) const;
   absl::StatusOr<std::string> stringAttr(llvm::StringRef Name, llvm::StringRef Default) const;
+  /// A list(int) attribute; `Default` when the node lacks it.
+  absl::StatusOr<std::vector<int64_t>> intListAttr(llvm::StringRef Name) const;
+  absl::StatusOr<std::vector<int64_t>> intListAttr(llvm::StringRef Name,
+                                                   std::vector<int64_t> Default) const;
 
   /// What TensorFlow's kernel would refuse: InvalidArgument, TF's message.
   absl::Status invalid(llvm::StringRef Message) const;
@@ -175,6 +179,39 @@ R visitType(const KernelContext &Ctx, tensorflow::DataType DType, unsigned Allow
   return Ctx.unimplementedType(DType);
 }
 
+/// The TypeSet bit of T.
+template <typename T> constexpr unsigned typeSetOf() {
+  using namespace tensorflow;
+  constexpr DataType DT = dataTypeOf<T>();
+  return DT == DT_FLOAT      ? Float32
+         : DT == DT_DOUBLE   ? Float64
+         : DT == DT_HALF     ? Half
+         : DT == DT_BFLOAT16 ? BFloat16
+         : DT == DT_INT8     ? Int8
+         : DT == DT_INT16    ? Int16
+         : DT == DT_INT32    ? Int32
+         : DT == DT_INT64    ? Int64
+         : DT == DT_UINT8    ? UInt8
+         : DT == DT_UINT16   ? UInt16
+         : DT == DT_UINT32   ? UInt32
+         : DT == DT_UINT64   ? UInt64
+                             : Bool;
+}
+
+/// visitType that instantiates F only for the types in `Types`, so kernels
+/// are compiled for the dtypes TensorFlow registers and no others.
+template <unsigned Types, typename Fn>
+absl::StatusOr<Outputs> dispatch(const KernelContext &Ctx, tensorflow::DataType DType, Fn &&F) {
+  return visitType<absl::StatusOr<Outputs>>(
+      Ctx, DType, Types, [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        if constexpr ((Types & typeSetOf<T>()) != 0)
+          return F(Tag);
+        else
+          return Ctx.unimplementedType(DType); // Not reached: visitType checks Types.
+      });
+}
+
 // --- Reading and writing elements -----------------------------------------
 
 /// The elements of a fixed-size tensor as a contiguous, aligned array of T:
@@ -260,6 +297,7 @@ absl::StatusOr<std::vector<int64_t>> intVectorInput(const KernelContext &Ctx, si
 
 // --- Kernels -----------------------------------------------------------------
 #define FROST_KERNEL(OP, FN) absl::StatusOr<Outputs> FN(const KernelContext &Ctx);
+#define FROST_RUN_KERNEL(OP, FN) FROST_KERNEL(OP, FN)
 #include "Kernels.def"
 
 } // namespace frost::eval

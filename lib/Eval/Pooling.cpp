@@ -1,0 +1,135 @@
+//===- Pooling.cpp - Max and average pooling, for running graphs ----------===//
+//
+// TensorFlow's MaxPool, MaxPoolV2 (window and strides as inputs) and AvgPool
+// over rows and columns, NHWC or NCHW (TensorFlow's CPU kernels take NHWC
+// only). Padded positions are left out: a maximum over the valid elements of
+// the window, an average dividing by their count, as TensorFlow's do. Maxima
+// are exact; averages are summed in double and rounded once (TensorFlow sums
+// in the element type), so they are within rounding of TensorFlow's. Pooling
+// across channels (a depth window) is Unimplemented.
+//
+//===----------------------------------------------------------------------===//
+#include "ImageSupport.h"
+
+#include <limits>
+
+namespace frost::eval {
+
+namespace {
+
+struct PoolPlan {
+  DataFormat Format = DataFormat::NHWC;
+  ImageShape In, Out;
+  int64_t KH = 1, KW = 1, StrideH = 1, StrideW = 1, PadTop = 0, PadLeft = 0;
+};
+
+/// The window (ksize) and strides, attributes or (MaxPoolV2) inputs 1 and 2,
+/// checked as TensorFlow's pooling kernels do, into a plan.
+absl::StatusOr<PoolPlan> planPool(const KernelContext &Ctx, bool AllowExplicit) {
+  const bool FromInputs = Ctx.op() == "MaxPoolV2";
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(FromInputs ? 3 : 1));
+  PoolPlan P;
+  FROST_ASSIGN_OR_RETURN(P.Format, dataFormatAttr(Ctx));
+  std::vector<int64_t> KSize, Strides;
+  if (FromInputs) {
+    FROST_ASSIGN_OR_RETURN(KSize, intElements(Ctx, 1, dtypeBit(tensorflow::DT_INT32)));
+    FROST_ASSIGN_OR_RETURN(Strides, intElements(Ctx, 2, dtypeBit(tensorflow::DT_INT32)));
+  } else {
+    FROST_ASSIGN_OR_RETURN(KSize, Ctx.intListAttr("ksize"));
+    FROST_ASSIGN_OR_RETURN(Strides, Ctx.intListAttr("strides"));
+  }
+  if (KSize.size() != 4)
+    return Ctx.invalid("Sliding window ksize field must specify 4 dimensions");
+  if (Strides.size() != 4)
+    return Ctx.invalid("Sliding window stride field must specify 4 dimensions");
+  for (size_t I = 0; I < 4; ++I)
+    if (KSize[I] <= 0)
+      return Ctx.invalid(
+          absl::StrCat("Sliding window ksize for dimension ", I, " was zero."));
+  Dims4 K = inNhwcOrder(KSize, P.Format), S = inNhwcOrder(Strides, P.Format);
+  if (K.N != 1 || S.N != 1)
+    return Ctx.unimplemented("Pooling is not yet supported on the batch dimension.");
+  if (K.C != 1 || S.C != 1)
+    return Ctx.unimplemented("pooling across channels");
+  FROST_ASSIGN_OR_RETURN(Padding Pad, paddingAttr(Ctx, AllowExplicit));
+  std::array<int64_t, 4> Explicit{};
+  if (AllowExplicit) {
+    FROST_ASSIGN_OR_RETURN(Explicit, explicitPaddings(Ctx, Pad, P.Format));
+  }
+  FROST_ASSIGN_OR_RETURN(P.In, imageShapeOf(Ctx, 0, P.Format, "input"));
+  P.KH = K.H, P.KW = K.W, P.StrideH = S.H, P.StrideW = S.W;
+  FROST_ASSIGN_OR_RETURN(Window Rows,
+                         windowOf(Ctx, P.In.H, K.H, 1, S.H, Pad, Explicit[0], Explicit[1]));
+  FROST_ASSIGN_OR_RETURN(Window Cols,
+                         windowOf(Ctx, P.In.W, K.W, 1, S.W, Pad, Explicit[2], Explicit[3]));
+  P.Out = ImageShape{P.In.N, Rows.Out, Cols.Out, P.In.C};
+  P.PadTop = Rows.PadBefore, P.PadLeft = Cols.PadBefore;
+  FROST_RETURN_IF_ERROR(checkImageOutput(Ctx, Ctx.input(0).dtype(), P.Out));
+  return P;
+}
+
+/// Calls `Visit(Out, Pixel)` for each output pixel (a pointer to its C
+/// values) with the input pixels of its window (pointers), valid ones only.
+template <typename V, typename Fn> void forEachWindow(const PoolPlan &P, const V *In, V *Out,
+                                                      Fn &&Visit) {
+  std::vector<const V *> Pixels;
+  for (int64_t N = 0; N < P.Out.N; ++N)
+    for (int64_t OY = 0; OY < P.Out.H; ++OY)
+      for (int64_t OX = 0; OX < P.Out.W; ++OX) {
+        Pixels.clear();
+        int64_t Y0 = OY * P.StrideH - P.PadTop, X0 = OX * P.StrideW - P.PadLeft;
+        for (int64_t Y = std::max<int64_t>(Y0, 0); Y < std::min(Y0 + P.KH, P.In.H); ++Y)
+          for (int64_t X = std::max<int64_t>(X0, 0); X < std::min(X0 + P.KW, P.In.W); ++X)
+            Pixels.push_back(In + ((N * P.In.H + Y) * P.In.W + X) * P.In.C);
+        Visit(Out + ((N * P.Out.H + OY) * P.Out.W + OX) * P.Out.C, Pixels);
+      }
+}
+
+} // namespace
+
+// MaxPool and MaxPoolV2: TensorFlow's real number types.
+absl::StatusOr<Outputs> evalMaxPool(const KernelContext &Ctx) {
+  FROST_ASSIGN_OR_RETURN(PoolPlan P, planPool(Ctx, /*AllowExplicit=*/Ctx.op() == "MaxPool"));
+  const TensorData &Input = Ctx.input(0);
+  return dispatch<Floats | Ints>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        // Eigen's max reducer starts from -inf (the lowest integer).
+        T Lowest = Eigen::NumTraits<T>::lowest();
+        if constexpr (!std::is_integral_v<T>)
+          Lowest = T(-std::numeric_limits<float>::infinity());
+        std::vector<T> X = nhwcElements<T, T>(Input, P.In, P.Format);
+        std::vector<T> Out(static_cast<size_t>(P.Out.elements()));
+        forEachWindow(P, X.data(), Out.data(), [&](T *O, llvm::ArrayRef<const T *> Pixels) {
+          for (int64_t C = 0; C < P.Out.C; ++C) {
+            T Best = Lowest;
+            for (const T *Pixel : Pixels)
+              Best = Pixel[C] > Best ? Pixel[C] : Best;
+            O[C] = Best;
+          }
+        });
+        return Outputs{imageFromNhwc<T>(Out, P.Out, P.Format)};
+      });
+}
+
+// AvgPool: float, double, half, bfloat16.
+absl::StatusOr<Outputs> evalAvgPool(const KernelContext &Ctx) {
+  FROST_ASSIGN_OR_RETURN(PoolPlan P, planPool(Ctx, /*AllowExplicit=*/false));
+  const TensorData &Input = Ctx.input(0);
+  return dispatch<Floats>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        std::vector<double> X = nhwcElements<T, double>(Input, P.In, P.Format);
+        std::vector<double> Out(static_cast<size_t>(P.Out.elements()));
+        forEachWindow(P, X.data(), Out.data(),
+                      [&](double *O, llvm::ArrayRef<const double *> Pixels) {
+                        for (int64_t C = 0; C < P.Out.C; ++C) {
+                          double Sum = 0;
+                          for (const double *Pixel : Pixels)
+                            Sum += Pixel[C];
+                          O[C] = Sum / static_cast<double>(Pixels.size());
+                        }
+                      });
+        return Outputs{imageFromNhwc<T>(Out, P.Out, P.Format)};
+      });
+}
+
+} // namespace frost::eval
