@@ -98,11 +98,16 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
   if (Op == "ResourceGather") {
     if (Inputs.size() != 2)
       return absl::InvalidArgumentError(absl::StrCat("expected 2 inputs, got ", Inputs.size()));
+    // TensorFlow's ResourceGather gathers along axis batch_dims (what
+    // freezing writes: GatherV2 with axis = batch_dims).
     eval::AttrMap Attrs;
-    if (const tensorflow::AttrValue *B = N.findAttr("batch_dims"))
+    int32_t Axis = 0;
+    if (const tensorflow::AttrValue *B = N.findAttr("batch_dims")) {
       Attrs["batch_dims"] = *B;
+      Axis = static_cast<int32_t>(B->i());
+    }
     FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
-                           eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(0)},
+                           eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(Axis)},
                                           Attrs, eval::Exactness::WithinRounding));
     return Outs{std::move(Out[0])};
   }
@@ -124,8 +129,10 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
 
 void Runner::runNode(const Node &N) {
   NodeState &S = States[N.id()];
-  // Merge forwards its first live input; every other node needs all of its
-  // inputs live, and is dead when one is dead.
+  // Merge forwards its first live data input, whatever its control inputs
+  // (TensorFlow's executor: a merge is dead only when all its data inputs
+  // are; lowered conds wait on both branches' control nodes); every other
+  // node needs all of its inputs live, and is dead when one is dead.
   bool Merge = isMergeOp(N.op());
   std::vector<TensorData> Inputs;
   std::shared_ptr<const NotComputed> FailedInput;
@@ -141,7 +148,7 @@ void Runner::runNode(const Node &N) {
                 (!In.isControl() && (static_cast<size_t>(In.Port) >= P.Outputs.size() ||
                                      !P.Outputs[In.Port]));
     if (In.isControl()) {
-      AnyDead |= P.State == NodeState::Dead;
+      AnyDead |= !Merge && P.State == NodeState::Dead;
       continue;
     }
     if (Merge) {
@@ -205,7 +212,9 @@ absl::StatusOr<RunResult> Runner::run() {
       for (const Input &In : N.inputs())
         ++States[In.Src->id()].PendingUses;
 
-  ExecutionOrder Order = executionOrder(G, ReadyPolicy::GraphPosition);
+  // A Merge runs after both branches of its cond: then its live input is
+  // known.
+  ExecutionOrder Order = executionOrder(G, ReadyPolicy::GraphPosition, MergeReadiness::AllInputs);
   for (Node *N : Order.Sorted)
     if (Needed[N->id()])
       runNode(*N);
