@@ -219,17 +219,22 @@ absl::StatusOr<RunResult> Runner::run() {
     if (Needed[N->id()])
       runNode(*N);
   // TF1 while loops never get ready, nor does what follows them: blamed on
-  // the loop's first node.
+  // the loop's first Merge (else its first node in the graph, which may be
+  // an output that follows the loop).
   std::shared_ptr<const NotComputed> Loop;
+  const Node *Blamed = nullptr;
+  for (Node *N : Order.Unordered)
+    if (Needed[N->id()] && (!Blamed || (isMergeOp(N->op()) && !isMergeOp(Blamed->op()))))
+      Blamed = N;
+  if (Blamed) {
+    Loop = std::make_shared<NotComputed>(
+        NotComputed{Blamed->name().str(), Blamed->op().str(),
+                    "a while loop or a cycle, which verification does not run", true});
+    Result.NoKernel["(while loop)"].push_back(Blamed->name().str());
+  }
   for (Node *N : Order.Unordered) {
     if (!Needed[N->id()])
       continue;
-    if (!Loop) {
-      Loop = std::make_shared<NotComputed>(
-          NotComputed{N->name().str(), N->op().str(),
-                      "a while loop or a cycle, which verification does not run", true});
-      Result.NoKernel["(while loop)"].push_back(N->name().str());
-    }
     States[N->id()].State = NodeState::Failed;
     States[N->id()].Why = Loop;
   }
