@@ -16,7 +16,8 @@ folds batch norms into the convolution's weights). For each:
   index.json) and each output Frost's evaluator computed must agree with
   TensorFlow's within 1e-5 of the output's largest magnitude. One line:
     NAME: frost-verify PASSED, O outputs checked[, K NOT CHECKED]; evaluator
-      agrees with TensorFlow (max error E)
+      agrees with TensorFlow (max error E)   (or, with O = 0: nothing to
+      compare with TensorFlow)
   and a line per output Frost could not compute (an op without a kernel,
   a while loop): "  NOT CHECKED TENSOR: why".
 
@@ -186,9 +187,10 @@ def check_model(name, source, flags, workdir):
     if len(fetches) != len(outputs) - len(unchecked):
         raise Mismatch("%s: %d values saved for %d outputs checked"
                        % (name, len(fetches), len(outputs) - len(unchecked)))
-    print("%s: frost-verify PASSED, %d outputs checked%s; evaluator agrees with TensorFlow "
-          "(max error %.1e)" % (name, len(fetches),
-                                ", %d NOT CHECKED" % len(unchecked) if unchecked else "", worst))
+    print("%s: frost-verify PASSED, %d outputs checked%s; %s"
+          % (name, len(fetches), ", %d NOT CHECKED" % len(unchecked) if unchecked else "",
+             "evaluator agrees with TensorFlow (max error %.1e)" % worst if fetches
+             else "nothing to compare with TensorFlow"))
     for o in unchecked:
         print("  NOT CHECKED %s: %s" % (o["tensor"], o["not_checked"]))
     return frozen
