@@ -6,6 +6,7 @@
 #include "frost/IR/Reachability.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/Transforms/Utils/ExecutionOrder.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -97,11 +98,16 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
   if (Op == "ResourceGather") {
     if (Inputs.size() != 2)
       return absl::InvalidArgumentError(absl::StrCat("expected 2 inputs, got ", Inputs.size()));
+    // TensorFlow's ResourceGather gathers along axis batch_dims (what
+    // freezing writes: GatherV2 with axis = batch_dims).
     eval::AttrMap Attrs;
-    if (const tensorflow::AttrValue *B = N.findAttr("batch_dims"))
+    int32_t Axis = 0;
+    if (const tensorflow::AttrValue *B = N.findAttr("batch_dims")) {
       Attrs["batch_dims"] = *B;
+      Axis = static_cast<int32_t>(B->i());
+    }
     FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
-                           eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(0)},
+                           eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(Axis)},
                                           Attrs, eval::Exactness::WithinRounding));
     return Outs{std::move(Out[0])};
   }
@@ -123,8 +129,10 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
 
 void Runner::runNode(const Node &N) {
   NodeState &S = States[N.id()];
-  // Merge forwards its first live input; every other node needs all of its
-  // inputs live, and is dead when one is dead.
+  // Merge forwards its first live data input, whatever its control inputs
+  // (TensorFlow's executor: a merge is dead only when all its data inputs
+  // are; lowered conds wait on both branches' control nodes); every other
+  // node needs all of its inputs live, and is dead when one is dead.
   bool Merge = isMergeOp(N.op());
   std::vector<TensorData> Inputs;
   std::shared_ptr<const NotComputed> FailedInput;
@@ -199,36 +207,31 @@ absl::StatusOr<RunResult> Runner::run() {
       for (const Input &In : N.inputs())
         ++States[In.Src->id()].PendingUses;
 
-  // Kahn's algorithm over the needed nodes, every node (a Merge too) after
-  // all of its inputs: what is left is a while loop or behind one.
-  std::vector<size_t> Waiting(G.idBound(), 0);
-  std::vector<const Node *> Ready;
-  for (const Node &N : G)
-    if (Needed[N.id()] && (Waiting[N.id()] = N.numInputs()) == 0)
-      Ready.push_back(&N);
-  std::reverse(Ready.begin(), Ready.end());
-  while (!Ready.empty()) {
-    const Node *N = Ready.back();
-    Ready.pop_back();
-    runNode(*N);
-    for (const Use &U : N->uses())
-      if (Needed[U.User->id()] && --Waiting[U.User->id()] == 0)
-        Ready.push_back(U.User);
-  }
+  // A Merge runs after both branches of its cond: then its live input is
+  // known.
+  ExecutionOrder Order = executionOrder(G, ReadyPolicy::GraphPosition, MergeReadiness::AllInputs);
+  for (Node *N : Order.Sorted)
+    if (Needed[N->id()])
+      runNode(*N);
   // TF1 while loops never get ready, nor does what follows them: blamed on
-  // the loop's first node.
+  // the loop's first Merge (else its first node in the graph, which may be
+  // an output that follows the loop).
   std::shared_ptr<const NotComputed> Loop;
-  for (const Node &N : G) {
-    if (!Needed[N.id()] || Waiting[N.id()] == 0)
+  const Node *Blamed = nullptr;
+  for (Node *N : Order.Unordered)
+    if (Needed[N->id()] && (!Blamed || (isMergeOp(N->op()) && !isMergeOp(Blamed->op()))))
+      Blamed = N;
+  if (Blamed) {
+    Loop = std::make_shared<NotComputed>(
+        NotComputed{Blamed->name().str(), Blamed->op().str(),
+                    "a while loop or a cycle, which verification does not run", true});
+    Result.NoKernel["(while loop)"].push_back(Blamed->name().str());
+  }
+  for (Node *N : Order.Unordered) {
+    if (!Needed[N->id()])
       continue;
-    if (!Loop) {
-      Loop = std::make_shared<NotComputed>(
-          NotComputed{N.name().str(), N.op().str(),
-                      "a while loop or a cycle, which verification does not run", true});
-      Result.NoKernel["(while loop)"].push_back(N.name().str());
-    }
-    States[N.id()].State = NodeState::Failed;
-    States[N.id()].Why = Loop;
+    States[N->id()].State = NodeState::Failed;
+    States[N->id()].Why = Loop;
   }
   for (auto &[Op, Nodes] : Result.NoKernel)
     llvm::sort(Nodes);

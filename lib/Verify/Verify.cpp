@@ -88,6 +88,34 @@ std::optional<std::vector<double>> asDoubles(const TensorData &T) {
 // Check 1: frozen constants hold the checkpoint's bytes
 //===----------------------------------------------------------------------===//
 
+/// Every variable freezing made a constant, with the key it was read from,
+/// by name. FreezeResult::Frozen lists only the constants left at the end;
+/// --optimize folds some into others (a batch norm into `<conv>_weights`),
+/// and those still have a value in the source.
+std::map<std::string, VariableSource, std::less<>>
+convertedVariables(const FreezeResult &Expected) {
+  std::map<std::string, VariableSource, std::less<>> Out;
+  if (!Expected.M)
+    return Out;
+  for (const auto &[Name, Source] : Expected.M->variableSources()) {
+    const Node *N = Expected.M->graph().findNode(Name);
+    if (!N || !isAnyVariableOp(N->op()))
+      Out.emplace(Name, Source);
+  }
+  return Out;
+}
+
+/// The variables freezing the source again leaves variables (--only,
+/// --except): the frozen graph may read them too.
+llvm::StringSet<> keptVariables(const FreezeResult &Expected) {
+  llvm::StringSet<> Kept;
+  if (Expected.M)
+    for (const Node &N : Expected.M->graph())
+      if (isAnyVariableOp(N.op()))
+        Kept.insert(N.name());
+  return Kept;
+}
+
 /// The value freezing read for `V`: its key's tensor, or the slice of it.
 absl::StatusOr<TensorData> checkpointValue(const CheckpointReader &Reader,
                                            const VariableSource &Source) {
@@ -142,26 +170,10 @@ std::optional<std::string> constantDifference(const TensorData &Got, const Tenso
                       elementText(Want, First), ")");
 }
 
-/// Every variable freezing converted, by node name, and where its value came
-/// from: also those whose Const a later pass folded away (--optimize).
-std::map<std::string, VariableSource, std::less<>> convertedVariables(const FreezeResult &Expected) {
-  std::map<std::string, VariableSource, std::less<>> Out;
-  for (const FrozenVariable &V : Expected.Frozen)
-    Out[V.Name] = V.Source;
-  if (!Expected.M)
-    return Out;
-  for (const auto &[Name, Source] : Expected.M->variableSources()) {
-    const Node *N = Expected.M->graph().findNode(Name);
-    if (!N || N->op() == "Const")
-      Out.emplace(Name, Source);
-  }
-  return Out;
-}
-
 void checkConstants(const FreezeResult &Expected, const Model &Frozen,
                     const CheckpointReader *Reader, VerifyReport &R) {
   for (const auto &[Name, Source] : convertedVariables(Expected)) {
-    auto finding = [&, &Name = Name](std::string Message) {
+    auto finding = [&](std::string Message) {
       R.Findings.push_back({"constants", Name, std::move(Message)});
     };
     const Node *N = Frozen.graph().findNode(Name);
@@ -170,9 +182,9 @@ void checkConstants(const FreezeResult &Expected, const Model &Frozen,
       continue;
     }
     ++R.ConstantsChecked;
-    std::string Key = absl::StrCat(
-        "checkpoint key ", inQuotes(Source.Key),
-        Source.Slice.empty() ? "" : absl::StrCat(" (slice ", inQuotes(Source.Slice), ")"));
+    std::string Key = absl::StrCat("checkpoint key ", inQuotes(Source.Key),
+                                   Source.Slice.empty() ? ""
+                                                        : absl::StrCat(" (slice ", inQuotes(Source.Slice), ")"));
     if (N->op() != "Const") {
       finding(absl::StrCat("is a ", N->op().str(), ", not the Const holding ", Key));
       continue;
@@ -257,8 +269,14 @@ void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyRep
   }
   std::vector<bool> Needed = reached(G, Outputs);
   llvm::StringSet<> Inputs = declaredInputs(Expected);
+  llvm::StringSet<> Kept = keptVariables(Expected);
+  llvm::StringSet<> Named;
+  for (const std::string &O : Outputs)
+    Named.insert(O);
   for (const Node &N : G) {
-    if (isSaveRestoreOp(N.op()))
+    // A Saver node named as an output is kept as asked (TensorFlow's
+    // freezing keeps it too).
+    if (isSaveRestoreOp(N.op()) && !Named.contains(N.name()))
       finding(N.name(), absl::StrCat("(", N.op().str(), ") is a Saver node: freezing removes them"));
     for (const auto &[Name, Value] : N.attrs()) {
       bool Ref = (Value.value_case() == tensorflow::AttrValue::kType && Value.type() > 100) ||
@@ -270,7 +288,7 @@ void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyRep
     if (!Needed[N.id()])
       continue;
     ++R.NodesReached;
-    if (isAnyVariableOp(N.op()))
+    if (isAnyVariableOp(N.op()) && !Kept.contains(N.name()))
       finding(N.name(), absl::StrCat("(", N.op().str(),
                                      ") is a variable the outputs read: it was not frozen"));
     else if (isPlaceholderOp(N.op()) && !Inputs.contains(N.name()))
@@ -509,13 +527,21 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
     FrozenRun.Feeds[N.name().str()] = *V;
     SourceRun.Feeds[N.name().str()] = *std::move(V);
   }
+  // Both graphs read the checkpoint: the source for every variable, the
+  // frozen graph for those freezing leaves variables (--except), restored
+  // by name as TensorFlow's Saver does, and for any it failed to freeze
+  // (which the structure check names), so the outputs still compare.
   std::map<std::string, VariableSource, std::less<>> Sources = convertedVariables(Expected);
-  SourceRun.VariableValue = [&](const Node &N) -> absl::StatusOr<TensorData> {
+  llvm::StringSet<> Kept = keptVariables(Expected);
+  SourceRun.VariableValue = FrozenRun.VariableValue =
+      [&](const Node &N) -> absl::StatusOr<TensorData> {
     auto It = Sources.find(N.name());
-    if (It == Sources.end())
+    if (It == Sources.end() && !Kept.contains(N.name()))
       return absl::InvalidArgumentError("a variable freezing left unfrozen");
     if (!Reader)
       return absl::InvalidArgumentError("no checkpoint was read");
+    if (It == Sources.end())
+      return Reader->read(N.name());
     return checkpointValue(*Reader, It->second);
   };
 
@@ -555,13 +581,15 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
       notChecked(F.Node, Why);
       continue;
     }
-    if (S.Dead && F.Dead) {
-      notChecked(F.Node, "dead in both graphs: on a branch not taken with these inputs");
-      continue;
-    }
     if (S.Dead != F.Dead) {
       R.Findings.push_back({"numeric", F.Node, S.Dead ? "is computed where the source's is dead"
                                                       : "is dead where the source's is computed"});
+      continue;
+    }
+    // TensorFlow refuses to fetch a dead tensor: nothing to compare, which
+    // must not pass for a comparison.
+    if (S.Dead) {
+      notChecked(F.Node, "dead in both graphs (on a branch not taken)");
       continue;
     }
     if (S.Outputs.size() != F.Outputs.size()) {
@@ -575,6 +603,8 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
       if (!S.Outputs[Port] || !F.Outputs[Port]) {
         if (S.Outputs[Port].has_value() != F.Outputs[Port].has_value())
           R.Findings.push_back({"numeric", Tensor, "is dead in one graph only"});
+        else
+          notChecked(Tensor, "dead in both graphs (on a branch not taken)");
         continue;
       }
       OutputCheck C;

@@ -17,7 +17,7 @@ bool waitsForOneDataInput(const Node &N) {
 
 } // namespace
 
-ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy) {
+ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy, MergeReadiness Merges) {
   std::vector<Node *> ByPosition;
   ByPosition.reserve(G.size());
   std::vector<unsigned> Position(G.idBound());
@@ -32,7 +32,8 @@ ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy) {
       Consumers[In.Src->id()].push_back({&N, In.isControl()});
     unsigned Data = N.numDataInputs();
     PendingControl[N.id()] = N.numInputs() - Data;
-    PendingData[N.id()] = waitsForOneDataInput(N) && Data > 0 ? 1 : Data;
+    PendingData[N.id()] =
+        Merges == MergeReadiness::OneDataInput && waitsForOneDataInput(N) && Data > 0 ? 1 : Data;
   }
 
   auto Later = [&](Node *A, Node *B) { return Position[A->id()] > Position[B->id()]; };

@@ -225,7 +225,7 @@ def freeze(outdir, freeze_graph, frozendir):
     ok = True
     for name in MODELS:
         run = subprocess.run([freeze_graph, os.path.join(outdir, name, "saved_model"),
-                              "-o", os.path.join(frozendir, name + ".pb"), "-q"],
+                              "-o", os.path.join(frozendir, name + ".pb"), "-q", "--verify"],
                              capture_output=True, text=True)
         if run.returncode != 0:
             print("%s: FREEZE FAILED: %s" % (name, run.stderr.strip()))

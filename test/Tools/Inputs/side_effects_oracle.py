@@ -78,7 +78,8 @@ def main():
     print("frost refuses: " + proc.stderr.strip().splitlines()[-1])
 
     out = os.path.join(work, "frozen.pb")
-    proc = subprocess.run(["freeze-graph", model_dir, "-o", out, "--drop-variable-writes"],
+    proc = subprocess.run(["freeze-graph", model_dir, "-o", out, "--drop-variable-writes",
+                           "--verify"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         print("MISMATCH freeze-graph --drop-variable-writes failed:\n" + proc.stderr)

@@ -467,8 +467,11 @@ def session_feeds(spec):
 
 def frost_freeze(spec, prefix):
     out = prefix + ".frost.pb"
+    # --verify: freeze-graph checks its graph against the model as frost-verify
+    # does and writes nothing when a check fails.
     proc = subprocess.run(["freeze-graph", prefix, "--outputs", ",".join(spec["outputs"]),
-                           "-o", out] + spec.get("flags", []), capture_output=True, text=True)
+                           "-o", out, "--verify"] + spec.get("flags", []),
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         if os.path.exists(out):
             raise Mismatch("freeze-graph failed but left %s behind" % out)

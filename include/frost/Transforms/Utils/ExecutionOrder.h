@@ -3,8 +3,9 @@
 // Kahn's algorithm as graph_transforms' SortByExecutionOrder runs it: a node
 // is ready once every input (one count per input entry, control inputs
 // included) has run; a Merge once its control inputs and ONE data input have,
-// so TF1 while loops (Merge <- NextIteration) order too. Nodes that never get
-// ready are on a cycle or behind one.
+// so TF1 while loops (Merge <- NextIteration) order too (unless told
+// MergeReadiness::AllInputs). Nodes that never get ready are on a cycle or
+// behind one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_TRANSFORMS_UTILS_EXECUTIONORDER_H
@@ -26,6 +27,17 @@ enum class ReadyPolicy {
   GraphPosition,
 };
 
+/// When a Merge is ready.
+enum class MergeReadiness {
+  /// Once its control inputs and one data input have run (graph_transforms;
+  /// TF1 while loops order).
+  OneDataInput,
+  /// Once every input has, as any node (running a graph whose Merges end
+  /// conds: the live input is known only once both branches ran or died;
+  /// while loops are left unordered).
+  AllInputs,
+};
+
 struct ExecutionOrder {
   /// Every node that could be ordered, in order.
   std::vector<Node *> Sorted;
@@ -33,7 +45,8 @@ struct ExecutionOrder {
   std::vector<Node *> Unordered;
 };
 
-ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy);
+ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy,
+                              MergeReadiness Merges = MergeReadiness::OneDataInput);
 
 } // namespace frost
 
