@@ -331,7 +331,7 @@ absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Opti
       Shape.push_back(D.size() >= 0 ? D.size() : Shape.empty() ? 1 : 8);
   }
   FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Shape));
-  if (Count > (int64_t{1} << 26))
+  if (Count > (int64_t{1} << 24))
     return absl::InvalidArgumentError(absl::StrCat(
         "input ", inQuotes(N.name()), " of shape ", formatShape(Shape),
         " is too large to verify with: give a smaller --input-shape"));
