@@ -4,6 +4,7 @@
 #include "frost/Eval/Eval.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/Reachability.h"
+#include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Utils/ConstValue.h"
 #include "frost/Transforms/Utils/ExecutionOrder.h"
@@ -25,6 +26,8 @@ struct NodeState {
   /// Consumers among the needed nodes still to run; the outputs are freed
   /// at zero unless fetched.
   size_t PendingUses = 0;
+  /// Bytes of Outputs, counted against the run's budget.
+  uint64_t Bytes = 0;
 };
 
 TensorData scalarInt32(int32_t V) {
@@ -50,7 +53,25 @@ private:
   std::vector<NodeState> States;
   std::vector<bool> Fetched;
   RunResult Result;
+  /// Bytes of the values held now (a value shared by two nodes counts
+  /// twice: the budget errs on the safe side).
+  uint64_t LiveBytes = 0;
 };
+
+/// The most a run may hold at once: a graph that needs more is not run
+/// (each kernel also refuses outputs over 2 GiB).
+constexpr uint64_t MaxLiveBytes = uint64_t{4} << 30;
+
+uint64_t bytesOf(const std::vector<std::optional<TensorData>> &Values) {
+  uint64_t Bytes = 0;
+  for (const std::optional<TensorData> &V : Values)
+    if (V) {
+      Bytes += V->bytes().size();
+      for (const std::string &E : V->elements())
+        Bytes += E.size();
+    }
+  return Bytes;
+}
 
 void Runner::fail(const Node &N, std::string Reason, bool NoKernel) {
   NodeState &S = States[N.id()];
@@ -63,8 +84,11 @@ void Runner::fail(const Node &N, std::string Reason, bool NoKernel) {
 
 void Runner::release(const Node &Producer) {
   NodeState &S = States[Producer.id()];
-  if (S.PendingUses > 0 && --S.PendingUses == 0 && !Fetched[Producer.id()])
+  if (S.PendingUses > 0 && --S.PendingUses == 0 && !Fetched[Producer.id()]) {
     S.Outputs.clear();
+    LiveBytes -= S.Bytes;
+    S.Bytes = 0;
+  }
 }
 
 absl::StatusOr<std::vector<std::optional<TensorData>>>
@@ -76,8 +100,14 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
     return Outs{std::move(V)};
   }
   if (isPlaceholderOp(Op)) {
-    if (auto It = Request.Feeds.find(N.name()); It != Request.Feeds.end())
+    if (auto It = Request.Feeds.find(N.name()); It != Request.Feeds.end()) {
+      const tensorflow::AttrValue *DType = N.findAttr("dtype");
+      if (DType && DType->type() != It->second.dtype())
+        return absl::InvalidArgumentError(
+            absl::StrCat("declares ", dataTypeName(DType->type()), " but is fed ",
+                         dataTypeName(It->second.dtype())));
       return Outs{It->second};
+    }
     if (Op == "PlaceholderWithDefault" && !Inputs.empty())
       return Outs{std::move(Inputs[0])};
     return absl::InvalidArgumentError("no value fed");
@@ -115,7 +145,7 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
     return Outs{};
   if (isSwitchOp(Op)) {
     if (Inputs.size() != 2 || Inputs[1].dtype() != tensorflow::DT_BOOL ||
-        Inputs[1].numElements() != 1)
+        !Inputs[1].shape().empty())
       return absl::InvalidArgumentError("expected data and a scalar bool predicate");
     bool Taken = Inputs[1].element<uint8_t>(0) != 0;
     Outs O(2);
@@ -189,9 +219,16 @@ void Runner::runNode(const Node &N) {
     bool NoKernel = absl::IsUnimplemented(Out.status());
     return fail(N, std::string(Out.status().message()), NoKernel);
   }
+  uint64_t Bytes = bytesOf(*Out);
+  if (LiveBytes + Bytes > MaxLiveBytes)
+    return fail(N, absl::StrCat("the run would hold more than ", MaxLiveBytes >> 30,
+                                " GiB of tensors (verification's budget); feed smaller "
+                                "inputs with --input-shape"));
   ++Result.NodesRun;
   S.State = NodeState::Ran;
   S.Outputs = *std::move(Out);
+  S.Bytes = Bytes;
+  LiveBytes += Bytes;
 }
 
 absl::StatusOr<RunResult> Runner::run() {

@@ -13,6 +13,7 @@
 #include "frost/Support/Json.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
+#include "frost/Tensor/SmallFloat.h"
 #include "frost/Transforms/Utils/ConstValue.h"
 #include "frost/Transforms/Variables.h"
 #include "frost/Verify/GraphRunner.h"
@@ -69,20 +70,35 @@ bool isComplex(DataType T) {
   return T == tensorflow::DT_COMPLEX64 || T == tensorflow::DT_COMPLEX128;
 }
 
-/// The numbers of `T` as doubles (complex as pairs); nullopt for dtypes that
-/// compare only exactly (strings, variants).
-std::optional<std::vector<double>> asDoubles(const TensorData &T) {
-  DataType To = isComplex(T.dtype()) ? tensorflow::DT_COMPLEX128 : tensorflow::DT_DOUBLE;
-  if (!T.isFixedSize() || T.dtype() == tensorflow::DT_RESOURCE)
-    return std::nullopt;
-  absl::StatusOr<TensorData> D = castTo(T, To);
-  if (!D.ok())
-    return std::nullopt;
-  std::vector<double> V(D->bytes().size() / sizeof(double));
-  if (!V.empty())
-    std::memcpy(V.data(), D->bytes().data(), V.size() * sizeof(double));
-  return V;
+/// Real component `K` of a float or complex tensor (a complex element has
+/// two), read in place: outputs of gigabytes are compared without copies.
+double componentAt(const TensorData &T, uint64_t K) {
+  auto load = [&T, K](auto V) {
+    std::memcpy(&V, T.bytes().data() + K * sizeof(V), sizeof(V));
+    return V;
+  };
+  switch (T.dtype()) {
+  case tensorflow::DT_FLOAT:
+  case tensorflow::DT_COMPLEX64:
+    return load(float());
+  case tensorflow::DT_DOUBLE:
+  case tensorflow::DT_COMPLEX128:
+    return load(double());
+  case tensorflow::DT_HALF:
+    return halfToDouble(load(uint16_t()));
+  case tensorflow::DT_BFLOAT16:
+    return bfloat16ToDouble(load(uint16_t()));
+  default:
+    return NAN;
+  }
 }
+
+uint64_t numComponents(const TensorData &T) {
+  return static_cast<uint64_t>(T.numElements()) * (isComplex(T.dtype()) ? 2 : 1);
+}
+
+/// Whether `T` has numbers to subtract (else it compares exactly).
+bool isArithmetic(const TensorData &T) { return isFloating(T.dtype()) || isComplex(T.dtype()); }
 
 //===----------------------------------------------------------------------===//
 // Check 1: frozen constants hold the checkpoint's bytes
@@ -154,14 +170,15 @@ std::optional<std::string> constantDifference(const TensorData &Got, const Tenso
         ++Count;
       }
   } else {
-    std::optional<std::vector<double>> G = asDoubles(Got), W = asDoubles(Want);
-    if (!G || !W)
+    if (!isArithmetic(Got) || !isArithmetic(Want) || numComponents(Got) != numComponents(Want))
       return "cannot be compared with the checkpoint's value";
-    for (size_t I = 0; I < G->size(); ++I)
-      if ((*G)[I] != (*W)[I] && !(std::isnan((*G)[I]) && std::isnan((*W)[I]))) {
+    for (uint64_t I = 0; I < numComponents(Got); ++I) {
+      double G = componentAt(Got, I), W = componentAt(Want, I);
+      if (G != W && !(std::isnan(G) && std::isnan(W))) {
         First = First < 0 ? static_cast<int64_t>(I) : First;
         ++Count;
       }
+    }
   }
   if (Count == 0)
     return std::nullopt;
@@ -255,6 +272,51 @@ OpRegistry verifyOpRegistry(const FreezeResult &Expected, const Model &Frozen) {
   return Ops;
 }
 
+/// Each input of the source is an input of the frozen graph, of the same
+/// dtype and a shape that fits the source's.
+void checkInputs(const FreezeResult &Expected, const Graph &G, VerifyReport &R) {
+  if (!Expected.Source)
+    return;
+  const Graph &S = Expected.Source->graph();
+  for (const llvm::StringMapEntry<std::nullopt_t> &Entry : declaredInputs(Expected)) {
+    llvm::StringRef Name = Entry.getKey();
+    const Node *Want = S.findNode(Name), *Got = G.findNode(Name);
+    auto finding = [&](std::string Message) {
+      R.Findings.push_back({"structure", Name.str(), std::move(Message)});
+    };
+    if (!Want)
+      continue;
+    if (!Got) {
+      finding("is an input of the source but not in the frozen graph");
+      continue;
+    }
+    if (!isPlaceholderOp(Got->op())) {
+      finding(absl::StrCat("is an input of the source but a ", Got->op().str(),
+                           " in the frozen graph (bind it when freezing: --bind)"));
+      continue;
+    }
+    const tensorflow::AttrValue *WantType = Want->findAttr("dtype"),
+                               *GotType = Got->findAttr("dtype");
+    if (WantType && GotType && WantType->type() != GotType->type()) {
+      finding(absl::StrCat("(", Got->op().str(), ") is ", dataTypeName(GotType->type()),
+                           ", the source's input ", dataTypeName(WantType->type())));
+      continue;
+    }
+    const tensorflow::AttrValue *WantShape = Want->findAttr("shape"),
+                               *GotShape = Got->findAttr("shape");
+    if (!WantShape || !GotShape || WantShape->shape().unknown_rank() ||
+        GotShape->shape().unknown_rank())
+      continue;
+    const tensorflow::TensorShapeProto &A = WantShape->shape(), &B = GotShape->shape();
+    bool Fits = A.dim_size() == B.dim_size();
+    for (int D = 0; Fits && D < A.dim_size(); ++D)
+      Fits = A.dim(D).size() < 0 || B.dim(D).size() < 0 || A.dim(D).size() == B.dim(D).size();
+    if (!Fits)
+      finding(absl::StrCat("(", Got->op().str(), ") has shape ", formatPartialShape(B),
+                           ", the source's input ", formatPartialShape(A)));
+  }
+}
+
 void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyReport &R) {
   const Graph &G = Frozen.graph();
   auto finding = [&](llvm::StringRef Node, std::string Message) {
@@ -295,6 +357,7 @@ void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyRep
       finding(N.name(), absl::StrCat("(", N.op().str(),
                                      ") is an input the source does not have"));
   }
+  checkInputs(Expected, G, R);
   OpRegistry Ops = verifyOpRegistry(Expected, Frozen);
   R.HasOpDefs = !Ops.empty();
   for (const IllTypedEdge &E : findIllTypedEdges(G, Ops))
@@ -373,7 +436,7 @@ double toleranceFor(DataType T, double Scale, const NumericOptions &Options) {
   else if (T == tensorflow::DT_BFLOAT16)
     Atol = 1e-2, Rtol = 5e-2;
   else if (!isFloating(T) && !isComplex(T))
-    Atol = 0, Rtol = 0;
+    return 0; // integers, booleans, strings: exactly, whatever --atol says
   return Options.Atol.value_or(Atol) + Options.Rtol.value_or(Rtol) * Scale;
 }
 
@@ -388,22 +451,27 @@ void compareOutput(const TensorData &Got, const TensorData &Want, const NumericO
     Out.MaxAbs = Out.MaxRel = INFINITY;
     return;
   }
-  std::optional<std::vector<double>> G = asDoubles(Got), W = asDoubles(Want);
-  if (!G || !W) {
+  // Integers, booleans, strings and the dtypes without arithmetic (quantized,
+  // float8, int4) compare exactly, element by element.
+  if (!isArithmetic(Want)) {
+    Out.Exact = true;
+    size_t Size = dataTypeSize(Want.dtype());
     for (int64_t I = 0; I < Want.numElements(); ++I)
-      Out.Differing += Got.elements()[I] != Want.elements()[I];
+      Out.Differing += Size ? Got.bytes().substr(I * Size, Size) != Want.bytes().substr(I * Size, Size)
+                            : Got.elements()[I] != Want.elements()[I];
     return;
   }
+  uint64_t Count = numComponents(Want);
   double Scale = 0;
-  for (double V : *W)
-    if (std::isfinite(V))
+  for (uint64_t K = 0; K < Count; ++K)
+    if (double V = componentAt(Want, K); std::isfinite(V))
       Scale = std::max(Scale, std::fabs(V));
   Out.Tolerance = toleranceFor(Want.dtype(), Scale, Options);
-  size_t Width = isComplex(Want.dtype()) ? 2 : 1;
-  for (size_t I = 0; I < W->size(); I += Width) {
+  uint64_t Width = isComplex(Want.dtype()) ? 2 : 1;
+  for (uint64_t I = 0; I < Count; I += Width) {
     bool Differs = false;
-    for (size_t K = I; K < I + Width; ++K) {
-      double A = (*G)[K], B = (*W)[K];
+    for (uint64_t K = I; K < I + Width; ++K) {
+      double A = componentAt(Got, K), B = componentAt(Want, K);
       if (std::isnan(A) || std::isnan(B) || std::isinf(A) || std::isinf(B)) {
         bool Same = (std::isnan(A) && std::isnan(B)) || A == B;
         if (!Same)
@@ -509,13 +577,14 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
         !llvm::is_contained(Outputs, O.Node))
       Outputs.push_back(O.Node);
 
-  // The inputs: the frozen graph's placeholders its outputs need.
+  // The inputs: the source's placeholders its outputs need, as the source
+  // declares them (the structure check compares the frozen graph's).
   RunRequest FrozenRun, SourceRun;
   FrozenRun.Fetches = SourceRun.Fetches = Outputs;
-  std::vector<bool> Needed = reached(*FrozenGraph, Outputs);
+  std::vector<bool> Needed = reached(Source->graph(), Outputs);
   std::string InputProblem;
-  for (const Node &N : *FrozenGraph) {
-    if (!Needed[N.id()] || !isPlaceholderOp(N.op()) || !Source->graph().findNode(N.name()))
+  for (const Node &N : Source->graph()) {
+    if (!Needed[N.id()] || !isPlaceholderOp(N.op()))
       continue;
     absl::StatusOr<TensorData> V = randomInput(N, Options);
     if (!V.ok()) {
@@ -622,8 +691,10 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
         R.Findings.push_back(
             {"numeric", Tensor,
              absl::StrCat("differs from the source in ", C.Differing, " of ", C.Elements,
-                          " values: max abs diff ", formatDiff(C.MaxAbs), ", max rel diff ",
-                          formatDiff(C.MaxRel), " (tolerance ", formatDiff(C.Tolerance), ")")});
+                          C.Exact ? " values (compared exactly)"
+                                  : absl::StrCat(" values: max abs diff ", formatDiff(C.MaxAbs),
+                                                 ", max rel diff ", formatDiff(C.MaxRel),
+                                                 " (tolerance ", formatDiff(C.Tolerance), ")"))});
       R.Outputs.push_back(std::move(C));
     }
   }
@@ -717,11 +788,14 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
         OS << "  " << O.Tensor << ": NOT CHECKED: " << O.NotChecked << "\n";
         continue;
       }
-      OS << "  " << O.Tensor << " " << O.DType << " " << formatShape(O.Shape)
-         << ": max abs diff " << formatDiff(O.MaxAbs) << ", max rel diff "
-         << formatDiff(O.MaxRel) << " (" << O.Elements
-         << (O.Elements == 1 ? " value" : " values") << ", tolerance "
-         << formatDiff(O.Tolerance) << ")\n";
+      OS << "  " << O.Tensor << " " << O.DType << " " << formatShape(O.Shape) << ": ";
+      if (O.Exact)
+        OS << O.Differing << " of " << O.Elements << " differ (compared exactly)\n";
+      else
+        OS << "max abs diff " << formatDiff(O.MaxAbs) << ", max rel diff "
+           << formatDiff(O.MaxRel) << " (" << O.Elements
+           << (O.Elements == 1 ? " value" : " values") << ", tolerance "
+           << formatDiff(O.Tolerance) << ")\n";
     }
     if (!R.NoKernel.empty())
       OS << "numeric: no kernel for " << noKernelText(R.NoKernel) << "\n";
@@ -809,6 +883,8 @@ std::string verifyReportJson(const VerifyReport &R) {
         J.number(O.Elements);
         J.key("differing");
         J.number(O.Differing);
+        J.key("exact");
+        J.boolean(O.Exact);
         J.key("max_abs_diff");
         number(O.MaxAbs);
         J.key("max_rel_diff");

@@ -61,6 +61,9 @@ struct OutputCheck {
   std::vector<int64_t> Shape;
   uint64_t Elements = 0, Differing = 0;
   double MaxAbs = 0, MaxRel = 0, Tolerance = 0;
+  /// Compared bit for bit (integers, booleans, strings, quantized): no
+  /// differences to measure, only a count.
+  bool Exact = false;
   /// Empty when compared; else why not ("needs Foo (no kernel): a, b").
   std::string NotChecked;
 };
