@@ -46,6 +46,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace frost::inspect {
 
@@ -565,14 +566,20 @@ void Differ::pairByStructure() {
     while (Bk.Start < Bk.Nodes.size() && SB.Partner[Bk.Nodes[Bk.Start]] >= 0)
       ++Bk.Start;
     // The candidates by name likeness, then graph order.
-    llvm::SmallVector<std::pair<size_t, int>, 8> Candidates;
+    // (std::stable_sort is avoided: clang flags libstdc++ 12's for its
+    // deprecated temporary buffer; the position K breaks ties instead.)
+    llvm::SmallVector<std::tuple<size_t, size_t, int>, 8> Candidates;
     for (size_t K = Bk.Start; K < Bk.Nodes.size() && K < Bk.Start + Window; ++K)
       if (int J = Bk.Nodes[K]; SB.Partner[J] < 0)
-        Candidates.emplace_back(commonSuffix(A.name(), SB.Nodes[J]->name()), J);
-    llvm::stable_sort(Candidates, [](const auto &X, const auto &Y) { return X.first > Y.first; });
+        Candidates.emplace_back(commonSuffix(A.name(), SB.Nodes[J]->name()), K, J);
+    llvm::sort(Candidates, [](const auto &X, const auto &Y) {
+      return std::get<0>(X) != std::get<0>(Y) ? std::get<0>(X) > std::get<0>(Y)
+                                              : std::get<1>(X) < std::get<1>(Y);
+    });
     int Best = -1;
-    for (auto [Suffix, J] : Candidates) {
+    for (auto [Suffix, K, J] : Candidates) {
       (void)Suffix;
+      (void)K;
       if (!alike(A, *SB.Nodes[J]))
         continue;
       // Among alike nodes (two renamed zeros) a name must tell: the names

@@ -251,8 +251,11 @@ GraphLayout layoutGraph(llvm::ArrayRef<LayoutBox> Boxes, llvm::ArrayRef<LayoutEd
           Sum += Pos[U];
         Key[V] = Near.empty() ? Pos[V] : Sum / static_cast<double>(Near.size());
       }
-      std::stable_sort(Row.begin(), Row.end(),
-                       [&](unsigned A, unsigned B) { return Key[A] < Key[B]; });
+      // Ties keep their order (by position, not std::stable_sort, which
+      // clang flags in libstdc++ 12 for its deprecated temporary buffer).
+      llvm::sort(Row, [&](unsigned A, unsigned B) {
+        return Key[A] != Key[B] ? Key[A] < Key[B] : Pos[A] < Pos[B];
+      });
       for (size_t I = 0; I < Row.size(); ++I)
         Pos[Row[I]] = static_cast<double>(I);
     }
