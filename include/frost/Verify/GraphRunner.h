@@ -64,7 +64,7 @@ struct RunResult {
 
 /// Runs what `Request.Fetches` need in `G`. Errors only for fetches not in
 /// the graph; whatever fails while running is reported in the result.
-absl::StatusOr<RunResult> runGraph(Graph &G, const RunRequest &Request);
+absl::StatusOr<RunResult> runGraph(const Graph &G, const RunRequest &Request);
 
 } // namespace frost::verify
 
