@@ -1,0 +1,59 @@
+//===- VerifyInternal.h - What the three checks and the report share -*- C++ -*-===//
+//
+// Verify.cpp (checks 1 and 2, verifyFrozen), VerifyNumeric.cpp (check 3)
+// and VerifyReport.cpp (text and JSON) share these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_LIB_VERIFY_VERIFYINTERNAL_H
+#define FROST_LIB_VERIFY_VERIFYINTERNAL_H
+
+#include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Freeze/Freeze.h"
+#include "frost/Tensor/Tensor.h"
+#include "frost/Verify/Verify.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace frost::verify::detail {
+
+/// 'S'.
+std::string inQuotes(llvm::StringRef S);
+/// A difference or tolerance in three digits; "inf".
+std::string formatDiff(double V);
+
+/// `T` converted by the evaluator's Cast (TensorFlow's conversions).
+absl::StatusOr<TensorData> castTo(const TensorData &T, tensorflow::DataType To);
+bool isFloating(tensorflow::DataType T);
+bool isComplex(tensorflow::DataType T);
+/// Whether `T` has numbers to subtract (else it compares exactly).
+bool isArithmetic(const TensorData &T);
+/// Real component `K` of a float or complex tensor (a complex element has
+/// two), read in place.
+double componentAt(const TensorData &T, uint64_t K);
+uint64_t numComponents(const TensorData &T);
+
+/// Every variable freezing made a constant, with the key it was read from,
+/// by name (also those --optimize folded into other constants).
+std::map<std::string, VariableSource, std::less<>>
+convertedVariables(const FreezeResult &Expected);
+/// The variables freezing the source again leaves variables (--only,
+/// --except).
+llvm::StringSet<> keptVariables(const FreezeResult &Expected);
+/// The value freezing read for a variable: its key's tensor, or the slice.
+absl::StatusOr<TensorData> checkpointValue(const CheckpointReader &Reader,
+                                           const VariableSource &Source);
+/// The nodes `Outputs` need in `G` (none when one is missing).
+std::vector<bool> reached(const Graph &G, const std::vector<std::string> &Outputs);
+
+/// Check 3 (VerifyNumeric.cpp).
+void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
+                  const CheckpointReader *Reader, const NumericOptions &Options,
+                  VerifyReport &R);
+
+} // namespace frost::verify::detail
+
+#endif // FROST_LIB_VERIFY_VERIFYINTERNAL_H

@@ -1,0 +1,364 @@
+//===- VerifyNumeric.cpp - Check 3: both graphs run on the same inputs ----===//
+//
+// Seeded random inputs from the source's declarations, both graphs run by
+// GraphRunner, each output compared within a tolerance by dtype (exactly
+// for integers and dtypes without arithmetic), and the values saved as
+// .npy files when asked.
+//
+//===----------------------------------------------------------------------===//
+#include "VerifyInternal.h"
+
+#include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/IR/OpClasses.h"
+#include "frost/Support/File.h"
+#include "frost/Support/Json.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
+#include "frost/Verify/GraphRunner.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+namespace frost::verify::detail {
+
+using tensorflow::DataType;
+
+
+/// A seeded random value for placeholder `N`: floats in [-1, 1), integers
+/// in [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
+absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Options) {
+  const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
+  DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
+  std::vector<int64_t> Shape;
+  if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end()) {
+    Shape = It->second;
+  } else {
+    const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
+    if (!ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank())
+      return absl::InvalidArgumentError(
+          absl::StrCat("input ", inQuotes(N.name()),
+                       " has no known rank: give --input-shape ", N.name().str(), "=D,D,..."));
+    for (const auto &D : ShapeAttr->shape().dim())
+      Shape.push_back(D.size() >= 0 ? D.size() : Shape.empty() ? 1 : 8);
+  }
+  FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Shape));
+  if (Count > (int64_t{1} << 24))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input ", inQuotes(N.name()), " of shape ", formatShape(Shape),
+        " is too large to verify with: give a smaller --input-shape"));
+  if (DType == tensorflow::DT_STRING)
+    return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
+  // One stream per input, so adding an input does not change the others.
+  std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(N.name()));
+  bool Integer = !isFloating(DType) && !isComplex(DType);
+  double Low = -1, High = 1;
+  if (DType == tensorflow::DT_UINT8)
+    Low = 0, High = 256;
+  else if (DType == tensorflow::DT_BOOL)
+    Low = 0, High = 2;
+  else if (Integer)
+    Low = 0, High = 3;
+  std::uniform_real_distribution<double> Uniform(Low, High);
+  size_t Width = isComplex(DType) ? 2 : 1;
+  std::vector<double> Values(static_cast<size_t>(Count) * Width);
+  for (double &V : Values)
+    V = Integer ? std::floor(Uniform(Random)) : Uniform(Random);
+  std::string Bytes(Values.size() * sizeof(double), '\0');
+  std::memcpy(Bytes.data(), Values.data(), Bytes.size());
+  TensorData Doubles = TensorData::owned(
+      isComplex(DType) ? tensorflow::DT_COMPLEX128 : tensorflow::DT_DOUBLE, Shape, std::move(Bytes));
+  absl::StatusOr<TensorData> Typed = castTo(Doubles, DType);
+  if (!Typed.ok())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input ", inQuotes(N.name()), " is ", dataTypeName(DType), ", which verification cannot feed"));
+  return Typed;
+}
+
+/// The tolerance of an output of dtype `T` whose source values reach `Scale`.
+double toleranceFor(DataType T, double Scale, const NumericOptions &Options) {
+  double Atol = 1e-6, Rtol = 1e-4;
+  if (T == tensorflow::DT_DOUBLE || T == tensorflow::DT_COMPLEX128)
+    Atol = 1e-12, Rtol = 1e-9;
+  else if (T == tensorflow::DT_HALF)
+    Atol = 1e-3, Rtol = 1e-2;
+  else if (T == tensorflow::DT_BFLOAT16)
+    Atol = 1e-2, Rtol = 5e-2;
+  else if (!isFloating(T) && !isComplex(T))
+    return 0; // integers, booleans, strings: exactly, whatever --atol says
+  return Options.Atol.value_or(Atol) + Options.Rtol.value_or(Rtol) * Scale;
+}
+
+/// Compares output `Got` (frozen) with `Want` (source).
+void compareOutput(const TensorData &Got, const TensorData &Want, const NumericOptions &Options,
+                   OutputCheck &Out) {
+  Out.DType = dataTypePythonName(Want.dtype());
+  Out.Shape.assign(Want.shape().begin(), Want.shape().end());
+  Out.Elements = static_cast<uint64_t>(Want.numElements());
+  if (Got.dtype() != Want.dtype() || Got.shape() != Want.shape()) {
+    Out.Differing = Out.Elements;
+    Out.MaxAbs = Out.MaxRel = INFINITY;
+    return;
+  }
+  // Integers, booleans, strings and the dtypes without arithmetic (quantized,
+  // float8, int4) compare exactly, element by element.
+  if (!isArithmetic(Want)) {
+    Out.Exact = true;
+    size_t Size = dataTypeSize(Want.dtype());
+    for (int64_t I = 0; I < Want.numElements(); ++I)
+      Out.Differing += Size ? Got.bytes().substr(I * Size, Size) != Want.bytes().substr(I * Size, Size)
+                            : Got.elements()[I] != Want.elements()[I];
+    return;
+  }
+  uint64_t Count = numComponents(Want);
+  double Scale = 0;
+  for (uint64_t K = 0; K < Count; ++K)
+    if (double V = componentAt(Want, K); std::isfinite(V))
+      Scale = std::max(Scale, std::fabs(V));
+  Out.Tolerance = toleranceFor(Want.dtype(), Scale, Options);
+  uint64_t Width = isComplex(Want.dtype()) ? 2 : 1;
+  for (uint64_t I = 0; I < Count; I += Width) {
+    bool Differs = false;
+    for (uint64_t K = I; K < I + Width; ++K) {
+      double A = componentAt(Got, K), B = componentAt(Want, K);
+      if (std::isnan(A) || std::isnan(B) || std::isinf(A) || std::isinf(B)) {
+        bool Same = (std::isnan(A) && std::isnan(B)) || A == B;
+        if (!Same)
+          Out.MaxAbs = Out.MaxRel = INFINITY;
+        Differs |= !Same;
+        continue;
+      }
+      double Abs = std::fabs(A - B);
+      Out.MaxAbs = std::max(Out.MaxAbs, Abs);
+      if (Abs > 0)
+        Out.MaxRel = std::max(Out.MaxRel, Abs / std::max(std::fabs(B), 1e-30));
+      Differs |= Abs > Out.Tolerance;
+    }
+    Out.Differing += Differs;
+  }
+}
+
+std::string notComputedText(const NotComputed &Why) {
+  return absl::StrCat("needs ", inQuotes(Why.Node), " (", Why.Op, "), which ",
+                      Why.NoKernel ? "has no kernel" : "failed", ": ", Why.Reason);
+}
+
+/// Writes `T` as a .npy file; false for dtypes numpy cannot hold.
+bool writeNpy(const std::string &Path, const TensorData &T) {
+  static const std::map<DataType, const char *> Descr = {
+      {tensorflow::DT_FLOAT, "<f4"},  {tensorflow::DT_DOUBLE, "<f8"},
+      {tensorflow::DT_HALF, "<f2"},   {tensorflow::DT_INT8, "|i1"},
+      {tensorflow::DT_INT16, "<i2"},  {tensorflow::DT_INT32, "<i4"},
+      {tensorflow::DT_INT64, "<i8"},  {tensorflow::DT_UINT8, "|u1"},
+      {tensorflow::DT_UINT16, "<u2"}, {tensorflow::DT_UINT32, "<u4"},
+      {tensorflow::DT_UINT64, "<u8"}, {tensorflow::DT_BOOL, "|b1"},
+      {tensorflow::DT_COMPLEX64, "<c8"}, {tensorflow::DT_COMPLEX128, "<c16"}};
+  auto It = Descr.find(T.dtype());
+  if (It == Descr.end())
+    return false;
+  std::vector<std::string> Dims;
+  for (int64_t D : T.shape())
+    Dims.push_back(std::to_string(D));
+  std::string Header = absl::StrCat("{'descr': '", It->second, "', 'fortran_order': False, 'shape': (",
+                                    absl::StrJoin(Dims, ", "), Dims.size() == 1 ? ",), }" : "), }");
+  size_t Total = 10 + Header.size() + 1;
+  Header.append((64 - Total % 64) % 64, ' ');
+  Header += '\n';
+  std::string Bytes = "\x93NUMPY\x01";
+  Bytes += '\0';
+  uint16_t Length = static_cast<uint16_t>(Header.size());
+  Bytes += static_cast<char>(Length & 0xff);
+  Bytes += static_cast<char>(Length >> 8);
+  Bytes += Header;
+  Bytes += T.bytes().str();
+  return writeStringAtomically(Path, Bytes).ok();
+}
+
+/// Saves what the numeric check computed, for a comparison with TensorFlow.
+absl::Status saveValues(const std::string &Dir, const TensorMap &Feeds,
+                        const RunResult &Source, const RunResult &Frozen) {
+  std::error_code EC;
+  std::filesystem::create_directories(Dir, EC);
+  if (EC)
+    return absl::InvalidArgumentError(absl::StrCat(Dir, ": ", EC.message()));
+  std::string Index;
+  llvm::raw_string_ostream OS(Index);
+  {
+    JsonWriter J(OS);
+    J.objectBegin();
+    int File = 0;
+    auto save = [&](llvm::StringRef Role, llvm::StringRef Tensor, const TensorData &T) {
+      std::string Name = absl::StrCat(File++, ".npy");
+      if (!writeNpy(Dir + "/" + Name, T))
+        return;
+      J.objectBegin();
+      J.member("role", Role);
+      J.member("tensor", Tensor);
+      J.member("file", Name);
+      J.objectEnd();
+    };
+    J.key("values");
+    J.arrayBegin();
+    for (const auto &[Name, T] : Feeds)
+      save("input", absl::StrCat(Name, ":0"), T);
+    for (auto [Role, Run] : {std::pair<llvm::StringRef, const RunResult *>{"source", &Source},
+                             {"frozen", &Frozen}})
+      for (const FetchedNode &F : Run->Fetched)
+        for (size_t Port = 0; Port < F.Outputs.size(); ++Port)
+          if (F.Outputs[Port])
+            save(Role, absl::StrCat(F.Node, ":", Port), *F.Outputs[Port]);
+    J.arrayEnd();
+    J.objectEnd();
+  }
+  return writeStringAtomically(Dir + "/index.json", Index);
+}
+
+void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
+                  const CheckpointReader *Reader, const NumericOptions &Options,
+                  VerifyReport &R) {
+  if (!Expected.Source)
+    return;
+  const Model *Source = Expected.Source.get();
+  const Graph *FrozenGraph = &Frozen.graph();
+  std::vector<std::string> Outputs;
+  for (const FreezeOutput &O : Expected.Outputs)
+    if (FrozenGraph->findNode(O.Node) && Source->graph().findNode(O.Node) &&
+        !llvm::is_contained(Outputs, O.Node))
+      Outputs.push_back(O.Node);
+
+  // The inputs: the source's placeholders its outputs need, as the source
+  // declares them (the structure check compares the frozen graph's).
+  RunRequest FrozenRun, SourceRun;
+  FrozenRun.Fetches = SourceRun.Fetches = Outputs;
+  std::vector<bool> Needed = reached(Source->graph(), Outputs);
+  std::string InputProblem;
+  for (const Node &N : Source->graph()) {
+    if (!Needed[N.id()] || !isPlaceholderOp(N.op()))
+      continue;
+    absl::StatusOr<TensorData> V = randomInput(N, Options);
+    if (!V.ok()) {
+      InputProblem = std::string(V.status().message());
+      continue;
+    }
+    R.Inputs.push_back({N.name().str(), dataTypePythonName(V->dtype()),
+                        std::vector<int64_t>(V->shape().begin(), V->shape().end())});
+    FrozenRun.Feeds[N.name().str()] = *V;
+    SourceRun.Feeds[N.name().str()] = *std::move(V);
+  }
+  // Both graphs read the checkpoint: the source for every variable, the
+  // frozen graph for those freezing leaves variables (--except), restored
+  // by name as TensorFlow's Saver does, and for any it failed to freeze
+  // (which the structure check names), so the outputs still compare.
+  std::map<std::string, VariableSource, std::less<>> Sources = convertedVariables(Expected);
+  llvm::StringSet<> Kept = keptVariables(Expected);
+  SourceRun.VariableValue = FrozenRun.VariableValue =
+      [&](const Node &N) -> absl::StatusOr<TensorData> {
+    auto It = Sources.find(N.name());
+    if (It == Sources.end() && !Kept.contains(N.name()))
+      return absl::InvalidArgumentError("a variable freezing left unfrozen");
+    if (!Reader)
+      return absl::InvalidArgumentError("no checkpoint was read");
+    if (It == Sources.end())
+      return Reader->read(N.name());
+    return checkpointValue(*Reader, It->second);
+  };
+
+  absl::StatusOr<RunResult> SourceResult = runGraph(Source->graph(), SourceRun);
+  absl::StatusOr<RunResult> FrozenResult = runGraph(*FrozenGraph, FrozenRun);
+  if (!SourceResult.ok() || !FrozenResult.ok()) {
+    R.Findings.push_back({"numeric", "", std::string((!SourceResult.ok() ? SourceResult : FrozenResult)
+                                                         .status()
+                                                         .message())});
+    return;
+  }
+  R.NumericRun = true;
+  for (const RunResult *Run : {&*SourceResult, &*FrozenResult})
+    for (const auto &[Op, Nodes] : Run->NoKernel)
+      for (const std::string &N : Nodes)
+        if (!llvm::is_contained(R.NoKernel[Op], N))
+          R.NoKernel[Op].push_back(N);
+
+  for (size_t I = 0; I < Outputs.size(); ++I) {
+    const FetchedNode &S = SourceResult->Fetched[I], &F = FrozenResult->Fetched[I];
+    auto notChecked = [&](std::string Tensor, std::string Why) {
+      OutputCheck C;
+      C.Tensor = std::move(Tensor);
+      C.NotChecked = std::move(Why);
+      R.Outputs.push_back(std::move(C));
+    };
+    if (S.Missing || F.Missing) {
+      const FetchedNode &Failed = S.Missing ? S : F;
+      std::string Why = absl::StrCat(S.Missing ? "the source " : "the frozen graph ",
+                                     notComputedText(*Failed.Missing));
+      if (!InputProblem.empty() && Failed.Missing->Reason == "no value fed")
+        Why = InputProblem;
+      // A frozen graph failing where the source ran is its fault, unless
+      // the evaluator lacks a kernel there.
+      if (!S.Missing && !F.Missing->NoKernel)
+        R.Findings.push_back({"numeric", F.Node, absl::StrCat("does not run: ", Why)});
+      notChecked(F.Node, Why);
+      continue;
+    }
+    if (S.Dead != F.Dead) {
+      R.Findings.push_back({"numeric", F.Node, S.Dead ? "is computed where the source's is dead"
+                                                      : "is dead where the source's is computed"});
+      continue;
+    }
+    // TensorFlow refuses to fetch a dead tensor: nothing to compare, which
+    // must not pass for a comparison.
+    if (S.Dead) {
+      notChecked(F.Node, "dead in both graphs (on a branch not taken)");
+      continue;
+    }
+    if (S.Outputs.size() != F.Outputs.size()) {
+      R.Findings.push_back({"numeric", F.Node, absl::StrCat("has ", F.Outputs.size(),
+                                                            " outputs, the source's ",
+                                                            S.Outputs.size())});
+      continue;
+    }
+    for (size_t Port = 0; Port < S.Outputs.size(); ++Port) {
+      std::string Tensor = absl::StrCat(F.Node, ":", Port);
+      if (!S.Outputs[Port] || !F.Outputs[Port]) {
+        if (S.Outputs[Port].has_value() != F.Outputs[Port].has_value())
+          R.Findings.push_back({"numeric", Tensor, "is dead in one graph only"});
+        else
+          notChecked(Tensor, "dead in both graphs (on a branch not taken)");
+        continue;
+      }
+      OutputCheck C;
+      C.Tensor = Tensor;
+      compareOutput(*F.Outputs[Port], *S.Outputs[Port], Options, C);
+      if (F.Outputs[Port]->dtype() != S.Outputs[Port]->dtype() ||
+          F.Outputs[Port]->shape() != S.Outputs[Port]->shape())
+        R.Findings.push_back(
+            {"numeric", Tensor,
+             absl::StrCat("is ", dataTypePythonName(F.Outputs[Port]->dtype()), " ",
+                          formatShape(F.Outputs[Port]->shape()), ", the source's ",
+                          dataTypePythonName(S.Outputs[Port]->dtype()), " ",
+                          formatShape(S.Outputs[Port]->shape()))});
+      else if (C.Differing)
+        R.Findings.push_back(
+            {"numeric", Tensor,
+             absl::StrCat("differs from the source in ", C.Differing, " of ", C.Elements,
+                          C.Exact ? " values (compared exactly)"
+                                  : absl::StrCat(" values: max abs diff ", formatDiff(C.MaxAbs),
+                                                 ", max rel diff ", formatDiff(C.MaxRel),
+                                                 " (tolerance ", formatDiff(C.Tolerance), ")"))});
+      R.Outputs.push_back(std::move(C));
+    }
+  }
+  if (!Options.SaveValues.empty())
+    if (absl::Status S = saveValues(Options.SaveValues, SourceRun.Feeds, *SourceResult,
+                                    *FrozenResult);
+        !S.ok())
+      R.Findings.push_back({"numeric", "", std::string(S.message())});
+}
+
+} // namespace frost::verify::detail

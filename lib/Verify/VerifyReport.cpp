@@ -1,0 +1,204 @@
+//===- VerifyReport.cpp - A verification's report, text and JSON ----------===//
+#include "VerifyInternal.h"
+
+#include "frost/Inspect/ValueFormat.h"
+#include "frost/Support/Json.h"
+#include "frost/Tensor/Shape.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+namespace frost::verify {
+
+using namespace detail;
+
+namespace {
+
+std::string noKernelText(const std::map<std::string, std::vector<std::string>> &NoKernel) {
+  std::vector<std::string> Parts;
+  for (const auto &[Op, Nodes] : NoKernel) {
+    std::vector<std::string> Shown(Nodes.begin(), Nodes.begin() + std::min<size_t>(Nodes.size(), 3));
+    Parts.push_back(absl::StrCat(Op, " (", absl::StrJoin(Shown, ", "),
+                                 Nodes.size() > 3 ? absl::StrCat(", ", Nodes.size() - 3, " more")
+                                                  : "",
+                                 ")"));
+  }
+  return absl::StrJoin(Parts, "; ");
+}
+
+void printFindings(llvm::raw_ostream &OS, const VerifyReport &R) {
+  for (const Finding &F : R.Findings)
+    OS << "error: " << R.Frozen << ": " << F.Check << ": "
+       << (F.Node.empty() ? std::string() : absl::StrCat(inQuotes(F.Node), " ")) << F.Message
+       << "\n";
+}
+
+} // namespace
+
+void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::StringRef Tool,
+                       bool FindingsOnly) {
+  if (FindingsOnly) {
+    printFindings(OS, R);
+    return;
+  }
+  OS << Tool << ": " << R.Frozen << " against " << R.Source
+     << (R.Checkpoint.empty() ? std::string() : absl::StrCat(" (checkpoint ", R.Checkpoint, ")"))
+     << "\n";
+  OS << "constants: " << R.ConstantsChecked
+     << (R.ConstantsChecked == 1 ? " frozen variable" : " frozen variables")
+     << " compared with the checkpoint";
+  if (R.ConstantsAbsent)
+    OS << " (" << R.ConstantsAbsent << " folded into other constants or not needed)";
+  OS << "\n";
+  OS << "structure: " << R.NodesReached << " nodes reached from the outputs; ";
+  if (R.HasOpDefs)
+    OS << R.EdgesTyped << " edge dtypes checked against OpDefs\n";
+  else
+    OS << "no OpDefs in the source or the frozen graph: edge dtypes not checked\n";
+  if (!R.NumericRun) {
+    OS << "numeric: not run\n";
+  } else {
+    std::vector<std::string> Inputs;
+    for (const FedInput &I : R.Inputs)
+      Inputs.push_back(absl::StrCat(I.Node, " ", I.DType, " ", formatShape(I.Shape)));
+    OS << "numeric: inputs " << (Inputs.empty() ? "none" : absl::StrJoin(Inputs, ", "))
+       << " (seed " << R.Seed << ")\n";
+    for (const OutputCheck &O : R.Outputs) {
+      if (!O.NotChecked.empty()) {
+        OS << "  " << O.Tensor << ": NOT CHECKED: " << O.NotChecked << "\n";
+        continue;
+      }
+      OS << "  " << O.Tensor << " " << O.DType << " " << formatShape(O.Shape) << ": ";
+      if (O.Exact)
+        OS << O.Differing << " of " << O.Elements << " differ (compared exactly)\n";
+      else
+        OS << "max abs diff " << formatDiff(O.MaxAbs) << ", max rel diff "
+           << formatDiff(O.MaxRel) << " (" << O.Elements
+           << (O.Elements == 1 ? " value" : " values") << ", tolerance "
+           << formatDiff(O.Tolerance) << ")\n";
+    }
+    if (!R.NoKernel.empty())
+      OS << "numeric: no kernel for " << noKernelText(R.NoKernel) << "\n";
+  }
+  printFindings(OS, R);
+  size_t Unchecked = llvm::count_if(R.Outputs, [](const OutputCheck &O) {
+    return !O.NotChecked.empty();
+  });
+  if (!R.passed())
+    OS << Tool << ": FAILED: " << R.Findings.size()
+       << (R.Findings.size() == 1 ? " finding" : " findings") << "\n";
+  else if (!R.complete())
+    OS << Tool << ": PASSED what was checked; NOT CHECKED numerically: "
+       << (R.NumericRun ? absl::StrCat(Unchecked, Unchecked == 1 ? " output" : " outputs")
+                        : std::string("every output"))
+       << "\n";
+  else
+    OS << Tool << ": PASSED\n";
+}
+
+std::string verifyReportJson(const VerifyReport &R) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  {
+    JsonWriter J(OS);
+    auto number = [&J](double V) {
+      if (std::isinf(V))
+        J.string("inf");
+      else
+        J.raw(inspect::formatDouble(V, inspect::Style::Json));
+    };
+    J.objectBegin();
+    J.member("frozen", R.Frozen);
+    J.member("source", R.Source);
+    J.member("checkpoint", R.Checkpoint);
+    J.key("passed");
+    J.boolean(R.passed());
+    J.key("complete");
+    J.boolean(R.complete());
+    J.key("constants");
+    J.objectBegin();
+    J.key("compared");
+    J.number(static_cast<uint64_t>(R.ConstantsChecked));
+    J.key("absent");
+    J.number(static_cast<uint64_t>(R.ConstantsAbsent));
+    J.objectEnd();
+    J.key("structure");
+    J.objectBegin();
+    J.key("nodes_reached");
+    J.number(static_cast<uint64_t>(R.NodesReached));
+    J.key("op_defs");
+    J.boolean(R.HasOpDefs);
+    J.key("edges_typed");
+    J.number(static_cast<uint64_t>(R.EdgesTyped));
+    J.objectEnd();
+    J.key("numeric");
+    J.objectBegin();
+    J.key("run");
+    J.boolean(R.NumericRun);
+    J.key("seed");
+    J.number(R.Seed);
+    J.key("inputs");
+    J.arrayBegin();
+    for (const FedInput &I : R.Inputs) {
+      J.objectBegin();
+      J.member("node", I.Node);
+      J.member("dtype", I.DType);
+      J.key("shape");
+      J.inlineArray(I.Shape);
+      J.objectEnd();
+    }
+    J.arrayEnd();
+    J.key("outputs");
+    J.arrayBegin();
+    for (const OutputCheck &O : R.Outputs) {
+      J.objectBegin();
+      J.member("tensor", O.Tensor);
+      if (!O.NotChecked.empty()) {
+        J.member("not_checked", O.NotChecked);
+      } else {
+        J.member("dtype", O.DType);
+        J.key("shape");
+        J.inlineArray(O.Shape);
+        J.key("values");
+        J.number(O.Elements);
+        J.key("differing");
+        J.number(O.Differing);
+        J.key("exact");
+        J.boolean(O.Exact);
+        J.key("max_abs_diff");
+        number(O.MaxAbs);
+        J.key("max_rel_diff");
+        number(O.MaxRel);
+        J.key("tolerance");
+        number(O.Tolerance);
+      }
+      J.objectEnd();
+    }
+    J.arrayEnd();
+    J.key("no_kernel");
+    J.objectBegin();
+    for (const auto &[Op, Nodes] : R.NoKernel) {
+      J.key(Op);
+      J.inlineArray(Nodes);
+    }
+    J.objectEnd();
+    J.objectEnd();
+    J.key("findings");
+    J.arrayBegin();
+    for (const Finding &F : R.Findings) {
+      J.objectBegin();
+      J.member("check", F.Check);
+      J.member("node", F.Node);
+      J.member("message", F.Message);
+      J.objectEnd();
+    }
+    J.arrayEnd();
+    J.objectEnd();
+  }
+  return Text;
+}
+
+} // namespace frost::verify
