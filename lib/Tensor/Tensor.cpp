@@ -1,5 +1,7 @@
 //===- Tensor.cpp - Tensor values: views and owned tensors ----------------===//
 #include "frost/Tensor/Tensor.h"
+
+#include "frost/Tensor/SmallFloat.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "absl/strings/str_cat.h"
@@ -143,5 +145,61 @@ absl::StatusOr<TensorData> sliceTensor(const TensorData &Full, llvm::ArrayRef<in
   }
   return TensorData::strings(Full.dtype(), std::move(Size), std::move(Elements));
 }
+
+std::optional<long double> elementAsNumber(const TensorData &T, int64_t I, long double &Imag) {
+  Imag = 0;
+  switch (T.dtype()) {
+  case tensorflow::DT_FLOAT:
+    return T.element<float>(I);
+  case tensorflow::DT_DOUBLE:
+    return T.element<double>(I);
+  case tensorflow::DT_HALF:
+    return halfToDouble(T.element<uint16_t>(I));
+  case tensorflow::DT_BFLOAT16:
+    return bfloat16ToDouble(T.element<uint16_t>(I));
+  case tensorflow::DT_INT8:
+  case tensorflow::DT_QINT8:
+    return T.element<int8_t>(I);
+  case tensorflow::DT_UINT8:
+  case tensorflow::DT_QUINT8:
+    return T.element<uint8_t>(I);
+  case tensorflow::DT_BOOL:
+    return T.element<uint8_t>(I) != 0;
+  case tensorflow::DT_INT16:
+  case tensorflow::DT_QINT16:
+    return T.element<int16_t>(I);
+  case tensorflow::DT_UINT16:
+  case tensorflow::DT_QUINT16:
+    return T.element<uint16_t>(I);
+  case tensorflow::DT_INT32:
+  case tensorflow::DT_QINT32:
+    return T.element<int32_t>(I);
+  case tensorflow::DT_UINT32:
+    return T.element<uint32_t>(I);
+  case tensorflow::DT_INT64:
+    return T.element<int64_t>(I);
+  case tensorflow::DT_UINT64:
+    return T.element<uint64_t>(I);
+  case tensorflow::DT_COMPLEX64: {
+    llvm::StringRef B = T.bytes().substr(I * 8, 8);
+    float Parts[2];
+    std::memcpy(Parts, B.data(), sizeof(Parts));
+    Imag = Parts[1];
+    return Parts[0];
+  }
+  case tensorflow::DT_COMPLEX128: {
+    llvm::StringRef B = T.bytes().substr(I * 16, 16);
+    double Parts[2];
+    std::memcpy(Parts, B.data(), sizeof(Parts));
+    Imag = Parts[1];
+    return Parts[0];
+  }
+  default:
+    if (isMinifloatDataType(T.dtype()))
+      return minifloatToDouble(T.dtype(), T.element<uint8_t>(I));
+    return std::nullopt;
+  }
+}
+
 
 } // namespace frost

@@ -76,24 +76,12 @@ bool isComplex(DataType T) {
 /// Real component `K` of a float or complex tensor (a complex element has
 /// two), read in place: outputs of gigabytes are compared without copies.
 double componentAt(const TensorData &T, uint64_t K) {
-  auto load = [&T, K](auto V) {
-    std::memcpy(&V, T.bytes().data() + K * sizeof(V), sizeof(V));
-    return V;
-  };
-  switch (T.dtype()) {
-  case tensorflow::DT_FLOAT:
-  case tensorflow::DT_COMPLEX64:
-    return load(float());
-  case tensorflow::DT_DOUBLE:
-  case tensorflow::DT_COMPLEX128:
-    return load(double());
-  case tensorflow::DT_HALF:
-    return halfToDouble(load(uint16_t()));
-  case tensorflow::DT_BFLOAT16:
-    return bfloat16ToDouble(load(uint16_t()));
-  default:
+  bool Complex = isComplex(T.dtype());
+  long double Imag;
+  std::optional<long double> Real = elementAsNumber(T, Complex ? K / 2 : K, Imag);
+  if (!Real)
     return NAN;
-  }
+  return static_cast<double>(Complex && K % 2 ? Imag : *Real);
 }
 
 uint64_t numComponents(const TensorData &T) {

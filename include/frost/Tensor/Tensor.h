@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,11 @@ private:
   std::shared_ptr<const void> Keeper;
   std::shared_ptr<const std::vector<std::string>> Strings;
 };
+
+/// Element `I` of `T` as a number (complex: its real part, `Imag` the
+/// imaginary one; quantized as their integers; 8-bit floats decoded), or
+/// nullopt for dtypes whose elements are no numbers (strings, variants).
+std::optional<long double> elementAsNumber(const TensorData &T, int64_t I, long double &Imag);
 
 /// The part of `Full` that starts at `Start` and has shape `Size` (both of
 /// its rank, inside its shape). A part that is one contiguous range of `Full`
