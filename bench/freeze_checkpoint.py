@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Benchmark: freeze a ~1 GiB TF1 training checkpoint with Frost and with freeze_graph.py.
+"""Benchmark: freeze a ~1 GiB TF1 training checkpoint with Frost, with freeze_graph.py, and copy it.
 
     bench/freeze_checkpoint.py [--frost build/bin/freeze-graph] [--runs 3]
                                [--workdir /tmp/frost-bench-freeze]
+                               [--reference OLD/freeze-graph] [--cold-runs 2]
 
 Prints a Markdown summary for docs/performance.md ("Freezing a checkpoint").
 
@@ -12,11 +13,18 @@ Prints a Markdown summary for docs/performance.md ("Freezing a checkpoint").
    Saver (save/). `output` reads every variable, so the frozen graph holds all the weights.
 2. Warms the page cache (checkpoint, .meta, the Frost binary, TensorFlow's import).
 3. Runs, --runs times each, interleaved, and reports the median wall time:
+     cat INDEX DATA > copy                (the floor: moving the checkpoint's bytes once)
      python3 -c "import tensorflow"       (freeze_graph.py's fixed cost, reported apart)
      python3 -m tensorflow.python.tools.freeze_graph --input_meta_graph=PREFIX.meta ...
      freeze-graph PREFIX --outputs output -o frost.pb
        (or, with a frost-opt binary: frost-opt PREFIX.meta --graph-only --emit=pb
         --pass-pipeline='freeze{checkpoint=PREFIX,outputs=output}')
+     OLD/freeze-graph ...                 (--reference: a previous release, whose output
+                                           must be byte-identical)
+   Every output is removed and the file system synced before each run, so no run pays for
+   the write-back of the one before. Then, as root, cat and Frost again --cold-runs times
+   each after dropping the page cache (echo 3 > /proc/sys/vm/drop_caches), and Frost once
+   with --report, whose SHA-256 (computed while writing) must be the file's.
 4. Checks that both frozen GraphDefs have the same nodes in the same order, the same NodeDefs
    and the same Const values (dtype, shape, values); prints the mismatch and exits 1 otherwise.
 
@@ -164,6 +172,7 @@ def rss_kib(pid):
 def measure(cmd, log):
     """Wall seconds, ru_maxrss, sampled peak RssAnon and RssFile (KiB); output to log."""
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.sync()  # the previous run's write-back is not this run's cost
     start = time.perf_counter()
     pid = os.posix_spawnp(cmd[0], cmd, os.environ, file_actions=[
         (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
@@ -230,6 +239,22 @@ def freeze_graph_command(prefix, out):
             "--input_checkpoint=" + prefix, "--output_node_names=output", "--output_graph=" + out]
 
 
+def drop_caches():
+    """Empties the page cache (root only): the next run reads the checkpoint from disk."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+def sha256_file(path):
+    import hashlib
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def frost_command(binary, prefix, out):
     if os.path.basename(binary).startswith("frost-opt"):
         return [binary, prefix + ".meta", "--graph-only", "--emit=pb", "-o", out,
@@ -255,6 +280,10 @@ def main():
                         "build/bin/freeze-graph if built, else build/bin/frost-opt)")
     parser.add_argument("--workdir", default="/tmp/frost-bench-freeze")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--reference", help="a previous release's freeze-graph: timed too, and "
+                        "its output must be byte-identical to --frost's")
+    parser.add_argument("--cold-runs", type=int, default=2,
+                        help="runs of cat and Frost after dropping the page cache (root only)")
     args = parser.parse_args()
     began = time.perf_counter()
     work = lambda name: os.path.join(args.workdir, name)
@@ -266,11 +295,16 @@ def main():
     tool = os.path.basename(args.frost)
     how = "frost-opt fallback, `freeze` pipeline" if tool.startswith("frost-opt") else "freeze-graph"
     tf_out, frost_out = work("frozen_tf.pb"), work("frozen_frost.pb")
+    copy_out, ref_out = work("copy.bin"), work("frozen_reference.pb")
+    copy_cmd = ["/bin/sh", "-c", 'exec cat "$@" > "%s"' % copy_out, "cat"] + ckpt
     cases = [
+        ("cat", copy_cmd, copy_out),
         ("import tensorflow", [sys.executable, "-c", "import tensorflow"], None),
         ("freeze_graph.py", freeze_graph_command(prefix, tf_out), tf_out),
         (tool, frost_command(args.frost, prefix, frost_out), frost_out),
     ]
+    if args.reference:
+        cases.append(("reference", frost_command(args.reference, prefix, ref_out), ref_out))
     print("Frost: %s (%s)" % (args.frost, how), file=sys.stderr)
     results = {name: [] for name, _, _ in cases}
     for run in range(args.runs):
@@ -282,6 +316,29 @@ def main():
                 raise SystemExit("%s wrote no %s; see %s" % (name, out, work("log." + name)))
         print("run %d/%d: %s" % (run + 1, args.runs, ", ".join(
             "%s %.2f s" % (n, r[-1][0]) for n, r in results.items())), file=sys.stderr)
+
+    cold = {}
+    if args.cold_runs and os.geteuid() == 0:
+        for run in range(args.cold_runs):
+            for name, cmd, out in (cases[0], cases[3]):
+                if os.path.exists(out):
+                    os.remove(out)
+                drop_caches()
+                cold.setdefault(name, []).append(measure(cmd, work("log.cold")))
+        warm([prefix + ".meta", args.frost] + ckpt)
+    report = work("report.json")
+    report_run = measure(frost_command(args.frost, prefix, frost_out) + ["--report", report],
+                         work("log.report"))
+    hashed = json.load(open(report))["output"]["sha256"]
+    if hashed != sha256_file(frost_out):
+        print("--report's sha256 %s is not the file's %s" % (hashed, sha256_file(frost_out)))
+        return 1
+    identical_to_reference = None
+    if args.reference:
+        identical_to_reference = filecmp.cmp(frost_out, ref_out, shallow=False)
+        if not identical_to_reference:
+            print("MISMATCH: %s and the reference's %s differ" % (frost_out, ref_out))
+            return 1
 
     verdict = child("--verify", [tf_out, frost_out], work("log.verify"))
     if verdict["problems"]:
@@ -295,6 +352,8 @@ def main():
     med = {n: statistics.median(r[0] for r in runs) for n, runs in results.items()}
     peak = {n: [max(r[k] for r in runs) / 1024 for k in (1, 2, 3)] for n, runs in results.items()}
     tf_wall, frost_wall, import_wall = med["freeze_graph.py"], med[tool], med["import tensorflow"]
+    copy_wall = med["cat"]
+    largest = max(WIDTH[d] * math.prod(shape) for _, d, shape in plan())
     lines = [
         "Model: %d VariableV2 variables (%s), a GradientDescent training graph of %d nodes "
         "(.meta %.1f MiB); checkpoint %.1f MiB (index + data). Frozen: %d nodes, %d Const "
@@ -318,23 +377,41 @@ def main():
     def row(label, name, ratio):
         return "| %s | %.3f | %s | %.1f | %.1f | %.1f | %s |" % (
             label, med[name], ratio, *peak[name], "%.1f" % (size[name] / MIB) if name in size else "")
-    lines += [row("`freeze_graph.py` (whole process)", "freeze_graph.py", "1.0x"),
+    lines += [row("`cat` of the checkpoint files into one file", "cat", "%.1fx" % (tf_wall / copy_wall)),
+              row("`freeze_graph.py` (whole process)", "freeze_graph.py", "1.0x"),
               "| `freeze_graph.py` minus `import tensorflow` | %.3f | | | | | |"
               % (tf_wall - import_wall),
               row("`import tensorflow` alone", "import tensorflow", ""),
               row("`%s`" % tool, tool, "%.1fx" % (tf_wall / frost_wall))]
+    if args.reference:
+        lines.append(row("previous release (`%s`)" % args.reference, "reference",
+                         "%.1fx" % (tf_wall / med["reference"])))
+    lines.append("| `%s --report` (hashing while writing; one run) | %.3f | %.1fx | %.1f | | | |"
+                 % (tool, report_run[0], tf_wall / report_run[0], report_run[1] / 1024))
+    for name in cold:
+        lines.append("| %s, cold page cache (median of %d) | %.3f | | %.1f | | | |" % (
+            "`cat`" if name == "cat" else "`%s`" % tool, len(cold[name]),
+            statistics.median(r[0] for r in cold[name]),
+            max(r[1] for r in cold[name]) / 1024))
     whole, inner = tf_wall / frost_wall, (tf_wall - import_wall) / frost_wall
-    limit = size[tool] / MIB + 64
+    limit = largest / MIB + 64
     rss, anon, mapped = peak[tool]
     met = lambda ok: "met" if ok else "NOT met"
     lines += [
         "",
-        "Goals: Frost at least 20x faster than freeze_graph.py: %.1fx for the whole process (%s); "
-        "%.1fx against freeze_graph.py without its `import tensorflow` (%s). Frost peak RSS at "
-        "most output size + 64 MiB = %.0f MiB: ru_maxrss %.1f MiB (%s); sampled anonymous peak "
-        "%.1f MiB (%s), file-backed peak %.1f MiB."
-        % (whole, met(whole >= 20), inner, met(inner >= 20), limit, rss, met(rss <= limit),
-           anon, met(anon <= limit), mapped),
+        "Goals: Frost within 1.2x of `cat`: %.2fx warm (%s)%s. At least 50x faster than "
+        "freeze_graph.py: %.1fx for the whole process (%s); %.1fx against freeze_graph.py "
+        "without its `import tensorflow`. Frost peak RSS at most the largest tensor + 64 MiB = "
+        "%.0f MiB, page cache of mapped files included: ru_maxrss %.1f MiB (%s); sampled "
+        "anonymous peak %.1f MiB, file-backed peak %.1f MiB. `--report`'s SHA-256 is the "
+        "file's%s."
+        % (frost_wall / copy_wall, met(frost_wall <= 1.2 * copy_wall),
+           "; cold %.2fx" % (statistics.median(r[0] for r in cold[tool]) /
+                             statistics.median(r[0] for r in cold["cat"])) if cold else
+           "; cold not measured (needs root)",
+           whole, met(whole >= 50), inner, limit, rss, met(rss <= limit), anon, mapped,
+           "; the output is byte-identical to the previous release's" if identical_to_reference
+           else ""),
         "ru_maxrss counts every touched page of the memory-mapped checkpoint (file pages: page "
         "cache the kernel can reclaim) and is at least this script's own %.0f MiB (inherited "
         "across fork+exec); the 2 ms samples can miss short peaks, and the anonymous and file "

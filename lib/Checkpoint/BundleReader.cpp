@@ -9,6 +9,7 @@
 #include "frost/Checkpoint/Table.h"
 #include "frost/Checkpoint/TensorSlice.h"
 #include "frost/Tensor/TensorProtoCodec.h"
+#include "frost/Support/BackgroundWork.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 #include "frost/proto/checkpoint.pb.h"
@@ -28,6 +29,10 @@ namespace {
 
 /// The bundle format version this reader implements.
 constexpr int BundleVersion = 1;
+
+/// Tensors from this size on may have their checksums checked in the
+/// background; smaller ones cost less than a queued job.
+constexpr size_t BackgroundChecksumFrom = size_t(1) << 20;
 
 // Byte swapping below assumes a little-endian host, like the rest of Frost.
 static_assert(std::endian::native == std::endian::little);
@@ -65,7 +70,7 @@ private:
   absl::StatusOr<TensorData> readVariants(const Entry &E, llvm::StringRef Data,
                                           const std::string &Where) const;
   absl::StatusOr<TensorData> readPartitioned(llvm::StringRef Name, const Entry &E) const;
-  absl::Status checkCrc(uint32_t Stored, uint32_t Computed, const std::string &Where) const;
+  static absl::Status checkCrc(uint32_t Stored, uint32_t Computed, const std::string &Where);
 
   std::string IndexPath;
   llvm::StringMap<Entry> Entries; // every key but the header, slices included
@@ -197,7 +202,7 @@ absl::StatusOr<std::shared_ptr<const MappedFile>> BundleReader::shard(int Id) co
 }
 
 absl::Status BundleReader::checkCrc(uint32_t Stored, uint32_t Computed,
-                                    const std::string &Where) const {
+                                    const std::string &Where) {
   if (crc32c::unmask(Stored) == Computed || ChecksumsAreAdvisory)
     return absl::OkStatus();
   return absl::DataLossError(
@@ -249,8 +254,24 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
   if (__builtin_mul_overflow(static_cast<uint64_t>(N), Width, &Expected) || Expected != Size)
     return absl::DataLossError(absl::StrCat(Where, ": stored size ", Size, " bytes, expected ", N,
                                             " elements of ", Width, " bytes"));
-  if (Options.VerifyChecksums)
-    FROST_RETURN_IF_ERROR(checkCrc(P.crc32c(), crc32c::value(Data), Where));
+  if (Options.VerifyChecksums) {
+    auto check = [File, Data, Stored = P.crc32c(), Where] {
+      // A piece at a time, each released after: checking a large checkpoint
+      // leaves none of it resident (writers copy it file to file).
+      constexpr size_t Piece = size_t(8) << 20;
+      uint32_t Crc = 0;
+      for (size_t Done = 0; Done < Data.size(); Done += Piece) {
+        llvm::StringRef Part = Data.substr(Done, Piece);
+        Crc = crc32c::extend(Crc, Part.data(), Part.size());
+        releaseMappedPages(Part);
+      }
+      return checkCrc(Stored, Crc, Where);
+    };
+    if (Options.ChecksumsInBackground && Data.size() >= BackgroundChecksumFrom)
+      runInBackground(std::move(check));
+    else
+      FROST_RETURN_IF_ERROR(check());
+  }
   if (Swap && Width > 1) {
     std::string Copy = Data.str();
     byteSwapElements(DType, Copy.data(), Copy.size());

@@ -13,10 +13,11 @@
 #include "frost/Support/Json.h"
 #include "frost/Support/Version.h"
 
+#include "absl/strings/str_join.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/SHA256.h"
 
 namespace frost {
 
@@ -44,34 +45,57 @@ std::vector<FrozenVariable> frozenVariables(const Model &M) {
   return Out;
 }
 
-namespace {
-
-std::string sha256File(llvm::StringRef Path) {
-  absl::StatusOr<std::unique_ptr<MappedFile>> F = MappedFile::open(Path);
-  if (!F.ok())
-    return "";
-  llvm::StringRef Bytes = (*F)->bytes();
-  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Bytes)),
-                     /*LowerCase=*/true);
+absl::Status checkFrozenGraphSize(const FreezeResult &Result, llvm::StringRef Path,
+                                  uint64_t SizeLimit) {
+  uint64_t Size = encodedModelSize(*Result.M);
+  if (Size <= SizeLimit)
+    return absl::OkStatus();
+  std::vector<const FrozenVariable *> Biggest;
+  for (const FrozenVariable &V : Result.Frozen)
+    Biggest.push_back(&V);
+  llvm::sort(Biggest, [](const FrozenVariable *A, const FrozenVariable *B) {
+    return A->Bytes != B->Bytes ? A->Bytes > B->Bytes : A->Name < B->Name;
+  });
+  std::vector<std::string> Constants;
+  for (const FrozenVariable *V : llvm::ArrayRef(Biggest).take_front(5))
+    Constants.push_back(absl::StrCat("'", V->Name, "' ", formatBytes(V->Bytes)));
+  // Each variable left unfrozen takes its value out of the graph; its
+  // variable node and reads take back far less than this margin.
+  constexpr uint64_t NodeMargin = 1024;
+  std::vector<std::string> Except;
+  uint64_t Left = Size;
+  for (const FrozenVariable *V : Biggest) {
+    if (Left <= SizeLimit)
+      break;
+    Except.push_back(V->Name);
+    Left -= std::min(Left, V->Bytes > NodeMargin ? V->Bytes - NodeMargin : 0);
+  }
+  std::string Head = absl::StrCat(
+      Path.str(), ": the frozen GraphDef would be ", formatBytes(Size), " (", Size,
+      " bytes), over protobuf's limit of ", SizeLimit,
+      " bytes, so TensorFlow could not load it; biggest constants: ",
+      Constants.empty() ? std::string("none") : absl::StrJoin(Constants, ", "));
+  if (Except.empty() || Left > SizeLimit)
+    return absl::ResourceExhaustedError(absl::StrCat(
+        Head, "; leaving every variable unfrozen would not bring it under the limit: keep the "
+              "model as a SavedModel"));
+  return absl::ResourceExhaustedError(absl::StrCat(
+      Head, "; to stay under it, leave the biggest variables unfrozen: --except ",
+      absl::StrJoin(Except, ","),
+      " (they keep their values in the checkpoint, restored when loading: docs/freeze-graph.md, "
+      "\"Over 2 GiB\")"));
 }
-
-} // namespace
 
 absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, OutputFile &Out,
                                             FrozenFormat Format, bool Hash, uint64_t SizeLimit) {
+  if (Format == FrozenFormat::Binary)
+    FROST_RETURN_IF_ERROR(checkFrozenGraphSize(Result, Out.path(), SizeLimit));
   WriteOptions Write;
   Write.Enc = Format == FrozenFormat::Text ? Encoding::Text : Encoding::Binary;
   Write.SizeLimit = SizeLimit;
+  Write.Hash = Hash;
   FROST_RETURN_IF_ERROR(writeModel(*Result.M, Out, Write));
-  FrozenFile F{Out.path(), Format, 0, ""};
-  // Only a file can be measured and read back (not standard output, a pipe or
-  // a device).
-  if (const std::string &Written = Out.writtenPath(); !Written.empty()) {
-    F.Bytes = fileSize(Written).value_or(0);
-    if (Hash)
-      F.Sha256 = sha256File(Written);
-  }
-  return F;
+  return FrozenFile{Out.path(), Format, Out.written().Bytes, Out.written().Sha256};
 }
 
 absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,

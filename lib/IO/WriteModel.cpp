@@ -1,6 +1,7 @@
 //===- WriteModel.cpp - Writing a Model back in its container -------------===//
 #include "GraphIOInternal.h"
 
+#include "frost/Support/BackgroundWork.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 
@@ -13,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstring>
 
 using google::protobuf::io::CodedOutputStream;
 using google::protobuf::internal::WireFormatLite;
@@ -64,7 +66,9 @@ public:
     return Size;
   }
 
-  void write(CodedOutputStream &Out) const {
+  /// `Sink`, when given, is what `Out` writes into: external elements go
+  /// to it directly, so those in a mapped checkpoint are copied by the kernel.
+  void write(CodedOutputStream &Out, OutputSink *Sink) const {
     auto bytes = [&](int Field, llvm::StringRef S) {
       WireFormatLite::WriteTag(Field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, &Out);
       Out.WriteVarint64(S.size());
@@ -74,6 +78,14 @@ public:
         Out.WriteRaw(S.data() + Done, static_cast<int>(Piece));
         Done += Piece;
       }
+    };
+    auto external = [&](llvm::StringRef S) {
+      if (!Sink)
+        return bytes(4, S);
+      WireFormatLite::WriteTag(4, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, &Out);
+      Out.WriteVarint64(S.size());
+      Out.Trim(); // hands what `Out` buffered to the sink, in order
+      Sink->writeBytes(S);
     };
     if (!N.name().empty())
       bytes(1, N.name());
@@ -96,7 +108,7 @@ public:
         Out.WriteVarint64(Size.Tensor);
         Value.tensor().ByteSizeLong();
         Value.tensor().SerializeWithCachedSizes(&Out);
-        bytes(4, Ext->Bytes);
+        external(Ext->Bytes);
       } else {
         Value.SerializeWithCachedSizes(&Out);
       }
@@ -184,13 +196,13 @@ public:
     return biggestNodesText(std::move(Sizes));
   }
 
-  void write(CodedOutputStream &Out) const {
+  void write(CodedOutputStream &Out, OutputSink *Sink) const {
     switch (M.kind()) {
     case ContainerKind::GraphDef:
-      writeGraph(Out);
+      writeGraph(Out, Sink);
       return;
     case ContainerKind::MetaGraph:
-      writeMeta(Out);
+      writeMeta(Out, Sink);
       return;
     case ContainerKind::SavedModel:
       Out.WriteString(SavedHead);
@@ -199,7 +211,7 @@ public:
                                  &Out);
         if (I == M.metaGraphIndex()) {
           Out.WriteVarint64(MetaSize);
-          writeMeta(Out);
+          writeMeta(Out, Sink);
         } else {
           Out.WriteVarint64(Siblings[I].size());
           Out.WriteString(Siblings[I]);
@@ -211,21 +223,21 @@ public:
   }
 
 private:
-  void writeGraph(CodedOutputStream &Out) const {
+  void writeGraph(CodedOutputStream &Out, OutputSink *Sink) const {
     for (auto [Size, N] : NodeSizes) {
       WireFormatLite::WriteTag(NodeField, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, &Out);
       Out.WriteVarint64(Size);
-      NodeEncoder(*N).write(Out);
+      NodeEncoder(*N).write(Out, Sink);
     }
     Out.WriteString(GraphTail);
   }
 
-  void writeMeta(CodedOutputStream &Out) const {
+  void writeMeta(CodedOutputStream &Out, OutputSink *Sink) const {
     Out.WriteString(MetaHead);
     if (WriteGraphField) {
       WireFormatLite::WriteTag(GraphDefField, WireFormatLite::WIRETYPE_LENGTH_DELIMITED, &Out);
       Out.WriteVarint64(GraphSize);
-      writeGraph(Out);
+      writeGraph(Out, Sink);
     }
     Out.WriteString(MetaTail);
   }
@@ -283,7 +295,10 @@ std::string printModelText(const Model &M) {
   return Out;
 }
 
+uint64_t encodedModelSize(const Model &M) { return ModelEncoder(M).totalSize(); }
+
 absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &Options) {
+  FROST_RETURN_IF_ERROR(waitForBackgroundWork());
   ModelEncoder Encoder(M);
   FROST_RETURN_IF_ERROR(checkWriteSize(Encoder, M, "<memory>", Options.SizeLimit));
   std::string Out;
@@ -291,23 +306,35 @@ absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &O
     google::protobuf::io::StringOutputStream Stream(&Out);
     CodedOutputStream Coded(&Stream);
     Coded.SetSerializationDeterministic(true);
-    Encoder.write(Coded);
+    Encoder.write(Coded, /*Sink=*/nullptr);
   }
   return Out;
 }
 
 absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Options) {
+  // The checksums of the checkpoint bytes it holds are checked before a
+  // stream gets any byte, and for a file while it is written (the caller
+  // commits only on success).
+  if (Options.Enc == Encoding::Text || !Out.commitsAtomically())
+    FROST_RETURN_IF_ERROR(waitForBackgroundWork());
   if (Options.Enc == Encoding::Text)
-    return Out.writeString(printModelText(M));
+    return Out.writeString(printModelText(M), Options.Hash);
   ModelEncoder Encoder(M);
   FROST_RETURN_IF_ERROR(checkWriteSize(Encoder, M, Out.path(), Options.SizeLimit));
-  return Out.write([&](google::protobuf::io::ZeroCopyOutputStream &Stream) {
-    CodedOutputStream Coded(&Stream);
-    Coded.SetSerializationDeterministic(true);
-    Encoder.write(Coded);
-    return Coded.HadError() ? absl::InternalError(absl::StrCat(Out.path(), ": write failed"))
-                            : absl::OkStatus();
-  });
+  FROST_RETURN_IF_ERROR(Out.write(
+      [&](OutputSink &Sink) {
+        CodedOutputStream Coded(&Sink);
+        Coded.SetSerializationDeterministic(true);
+        Encoder.write(Coded, &Sink);
+        Coded.Trim();
+        if (Sink.error())
+          return absl::InternalError(
+              absl::StrCat(Out.path(), ": write failed: ", std::strerror(Sink.error())));
+        return Coded.HadError() ? absl::InternalError(absl::StrCat(Out.path(), ": write failed"))
+                                : absl::OkStatus();
+      },
+      Options.Hash));
+  return waitForBackgroundWork();
 }
 
 absl::Status writeModel(const Model &M, llvm::StringRef Path, const WriteOptions &Options) {

@@ -28,7 +28,11 @@ AnalysisManager::checkpoint(llvm::StringRef Path, std::vector<std::string> *Note
         Notes->push_back(std::move(N));
     Entry.Resolved.Notes.clear();
   }
-  FROST_ASSIGN_OR_RETURN(Entry.Reader, CheckpointReader::open(Entry.Resolved.Prefix));
+  // What passes read from it ends in a written model, and every writer waits
+  // for the checksums first.
+  CheckpointOptions Options;
+  Options.ChecksumsInBackground = true;
+  FROST_ASSIGN_OR_RETURN(Entry.Reader, CheckpointReader::open(Entry.Resolved.Prefix, Options));
   ++NumCheckpointsOpened;
   return Entry.Reader.get();
 }

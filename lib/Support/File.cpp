@@ -3,8 +3,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Signals.h"
+#include "openssl/evp.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,6 +131,75 @@ static absl::Status readStream(int Fd, llvm::StringRef Path, const StreamPolicy 
   return absl::OkStatus();
 }
 
+//===----------------------------------------------------------------------===//
+// Mapped files and the regions of them that outputs copy
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Files smaller than this keep no descriptor: their bytes are copied
+/// through the process, which is cheaper than a system call per run.
+constexpr size_t KeepDescriptorFrom = size_t(1) << 20;
+/// At most this many descriptors are kept, well under the usual limit of
+/// 1024 open files; mappings past it are copied through the process.
+constexpr int MaxKeptDescriptors = 256;
+
+struct Mapping {
+  size_t Size;
+  int Fd; // -1: none kept
+};
+
+/// Every live mapping by start address, to tell which file a run of bytes
+/// lies in.
+struct MappingRegistry {
+  std::mutex Lock;
+  std::map<uintptr_t, Mapping> ByStart;
+  int KeptDescriptors = 0;
+};
+
+MappingRegistry &mappingRegistry() {
+  static MappingRegistry R;
+  return R;
+}
+
+/// The mapping holding all of `Bytes`, and its start; call with the lock held.
+std::optional<std::pair<uintptr_t, Mapping>> findMapping(MappingRegistry &R,
+                                                         llvm::StringRef Bytes) {
+  auto Begin = reinterpret_cast<uintptr_t>(Bytes.data());
+  auto It = R.ByStart.upper_bound(Begin);
+  if (It == R.ByStart.begin())
+    return std::nullopt;
+  --It;
+  if (Begin - It->first > It->second.Size || Bytes.size() > It->second.Size - (Begin - It->first))
+    return std::nullopt;
+  return *It;
+}
+
+} // namespace
+
+std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes) {
+  MappingRegistry &R = mappingRegistry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  std::optional<std::pair<uintptr_t, Mapping>> M = findMapping(R, Bytes);
+  if (!M || M->second.Fd < 0)
+    return std::nullopt;
+  return FileRegion{M->second.Fd, reinterpret_cast<uintptr_t>(Bytes.data()) - M->first};
+}
+
+void releaseMappedPages(llvm::StringRef Bytes) {
+  MappingRegistry &R = mappingRegistry();
+  {
+    std::lock_guard<std::mutex> Guard(R.Lock);
+    if (!findMapping(R, Bytes))
+      return; // anonymous memory would lose its contents
+  }
+  const uintptr_t Page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  uintptr_t Begin = (reinterpret_cast<uintptr_t>(Bytes.data()) + Page - 1) & ~(Page - 1);
+  uintptr_t End = (reinterpret_cast<uintptr_t>(Bytes.data()) + Bytes.size()) & ~(Page - 1);
+  if (Begin < End)
+    ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+}
+
 absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Path,
                                                              const StreamPolicy &Streams) {
   std::unique_ptr<MappedFile> File(new MappedFile());
@@ -174,17 +245,35 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Pat
     } else {
       File->Data = static_cast<const char *>(Addr);
       File->IsMapped = true;
+      MappingRegistry &R = mappingRegistry();
+      std::lock_guard<std::mutex> Guard(R.Lock);
+      if (File->Size >= KeepDescriptorFrom && R.KeptDescriptors < MaxKeptDescriptors) {
+        ++R.KeptDescriptors;
+        std::swap(File->Fd, Fd);
+      }
+      R.ByStart[reinterpret_cast<uintptr_t>(Addr)] = {File->Size, File->Fd};
     }
   }
-  ::close(Fd);
+  if (Fd >= 0)
+    ::close(Fd);
   if (!S.ok())
     return S;
   return File;
 }
 
 MappedFile::~MappedFile() {
-  if (IsMapped)
-    ::munmap(const_cast<char *>(Data), Size);
+  if (!IsMapped)
+    return;
+  {
+    MappingRegistry &R = mappingRegistry();
+    std::lock_guard<std::mutex> Guard(R.Lock);
+    R.ByStart.erase(reinterpret_cast<uintptr_t>(Data));
+    if (Fd >= 0)
+      --R.KeptDescriptors;
+  }
+  if (Fd >= 0)
+    ::close(Fd);
+  ::munmap(const_cast<char *>(Data), Size);
 }
 
 void noteInputFile(llvm::StringRef Path) {
@@ -248,6 +337,7 @@ static bool isStreamAlias(llvm::StringRef Path) {
 absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef Path) {
   std::unique_ptr<OutputFile> Out(new OutputFile());
   Out->Path = Path.str();
+  Out->InPlace = Path == "-" || isStreamAlias(Path);
   if (Path == "-")
     return Out;
   if (Path.empty())
@@ -258,8 +348,10 @@ absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef 
       return absl::InvalidArgumentError(
           absl::StrCat(Path.str(), ": is a directory; give a file name to write"));
     FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
-    if (!S_ISREG(St.st_mode))
-      return Out; // a device or pipe, written in place
+    if (!S_ISREG(St.st_mode)) {
+      Out->InPlace = true; // a device or pipe
+      return Out;
+    }
   }
   std::filesystem::path Parent = std::filesystem::path(Out->Path).parent_path();
   const std::string Dir = Parent.empty() ? std::string(".") : Parent.string();
@@ -278,22 +370,192 @@ OutputFile::~OutputFile() {
   }
 }
 
-absl::Status OutputFile::write(const OutputProducer &Produce) {
-  using google::protobuf::io::FileOutputStream;
-  if (Path == "-") {
-    FileOutputStream Out(STDOUT_FILENO);
-    absl::Status S = Produce(Out);
-    if (!Out.Flush() && S.ok())
-      return absl::InternalError("cannot write to standard output");
-    return S;
+//===----------------------------------------------------------------------===//
+// The output stream
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr size_t SinkBufferBytes = size_t(256) << 10;
+/// Runs from this size on bypass the buffer: copied by the kernel or staged.
+constexpr size_t LargeRunFrom = size_t(64) << 10;
+constexpr size_t PageBytes = 4096;
+/// Staged runs go through a buffer of this size, their input pages released
+/// behind.
+constexpr size_t StageBytes = size_t(2) << 20;
+} // namespace
+
+/// OpenSSL's SHA-256: uses the CPU's SHA instructions, and is right past
+/// 512 MiB (LLVM 19's llvm::SHA256 counts bits in 32 bits and is not).
+struct Sha256Hasher {
+  Sha256Hasher() : Context(EVP_MD_CTX_new()) {
+    if (!Context || EVP_DigestInit_ex(Context, EVP_sha256(), nullptr) != 1)
+      Failed = true;
   }
-  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
-  auto produceInto = [&](int Fd) {
-    FileOutputStream Out(Fd);
+  ~Sha256Hasher() { EVP_MD_CTX_free(Context); }
+  void update(llvm::StringRef Bytes) {
+    Failed |= !Failed && EVP_DigestUpdate(Context, Bytes.data(), Bytes.size()) != 1;
+  }
+  /// Lower-case hex, or empty if OpenSSL failed.
+  std::string final() {
+    unsigned char Digest[EVP_MAX_MD_SIZE];
+    unsigned int Size = 0;
+    if (Failed || EVP_DigestFinal_ex(Context, Digest, &Size) != 1)
+      return "";
+    return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest, Size), /*LowerCase=*/true);
+  }
+  EVP_MD_CTX *Context;
+  bool Failed = false;
+};
+
+OutputSink::OutputSink(int Fd, bool Hash)
+    : Fd(Fd), Buffer(new char[SinkBufferBytes]),
+      Hasher(Hash ? std::make_unique<Sha256Hasher>() : nullptr) {}
+
+OutputSink::~OutputSink() = default;
+
+bool OutputSink::Next(void **Data, int *Size) {
+  if (Used == SinkBufferBytes && !flush())
+    return false;
+  if (Errno)
+    return false;
+  *Data = Buffer.get() + Used;
+  *Size = static_cast<int>(SinkBufferBytes - Used);
+  Used = SinkBufferBytes;
+  return true;
+}
+
+void OutputSink::BackUp(int Count) { Used -= static_cast<size_t>(Count); }
+
+void OutputSink::hash(llvm::StringRef Bytes) {
+  if (Hasher)
+    Hasher->update(Bytes);
+}
+
+bool OutputSink::writeAll(const char *Data, size_t Size) {
+  while (Size > 0 && !Errno) {
+    ssize_t N = ::write(Fd, Data, std::min<size_t>(Size, size_t(1) << 30));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      Errno = N < 0 ? errno : EIO;
+      break;
+    }
+    Data += N;
+    Size -= static_cast<size_t>(N);
+    Written += static_cast<uint64_t>(N);
+  }
+  return !Errno;
+}
+
+bool OutputSink::flush() {
+  if (Errno)
+    return false;
+  hash({Buffer.get(), Used});
+  size_t Size = Used;
+  Used = 0;
+  return writeAll(Buffer.get(), Size);
+}
+
+bool OutputSink::writeBytes(llvm::StringRef Bytes) {
+  if (Bytes.size() < LargeRunFrom) {
+    if (Errno || (Bytes.size() > SinkBufferBytes - Used && !flush()))
+      return false;
+    std::memcpy(Buffer.get() + Used, Bytes.data(), Bytes.size());
+    Used += Bytes.size();
+    return true;
+  }
+  if (!flush())
+    return false;
+  // The kernel copies file to file fast only when input and output offsets
+  // sit alike in their pages (else it copies every page in two misaligned
+  // pieces, twice as slow as staging here, measured: docs/performance.md).
+  std::optional<FileRegion> From = mappedFileRegion(Bytes);
+  if (From && !Hasher && From->Offset % PageBytes == Written % PageBytes)
+    return copyFromFile(*From, Bytes);
+  return writeStaged(Bytes);
+}
+
+bool OutputSink::writeStaged(llvm::StringRef Bytes) {
+  // The staging buffer starts each piece where the output offset sits in its
+  // page: the one misaligned copy is the process's memcpy (unaligned loads
+  // cost little), the kernel's copy into the page cache is aligned.
+  if (!Stage)
+    Stage.reset(static_cast<char *>(std::aligned_alloc(PageBytes, StageBytes + PageBytes)));
+  for (size_t Done = 0; Done < Bytes.size() && !Errno;) {
+    size_t Offset = Written % PageBytes;
+    llvm::StringRef Piece = Bytes.substr(Done, StageBytes - Offset);
+    std::memcpy(Stage.get() + Offset, Piece.data(), Piece.size());
+    releaseMappedPages(Piece);
+    hash({Stage.get() + Offset, Piece.size()});
+    writeAll(Stage.get() + Offset, Piece.size());
+    Done += Piece.size();
+  }
+  return !Errno;
+}
+
+bool OutputSink::copyFromFile(FileRegion From, llvm::StringRef Bytes) {
+  // copy_file_range needs two regular files (same file system type); sendfile
+  // takes any output (pipes, devices); the last resort stages the mapping.
+  enum { CopyFileRange, SendFile, Write };
+  int &Method = CopyMethod;
+  off_t In = static_cast<off_t>(From.Offset);
+  size_t Done = 0;
+  while (Done < Bytes.size() && !Errno) {
+    size_t Want = std::min<size_t>(Bytes.size() - Done, size_t(1) << 30);
+    ssize_t N;
+    if (Method == CopyFileRange)
+      N = ::copy_file_range(From.Fd, &In, Fd, nullptr, Want, 0);
+    else if (Method == SendFile)
+      N = ::sendfile(Fd, From.Fd, &In, Want);
+    else
+      return writeStaged(Bytes.substr(Done));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0 && Done == 0 &&
+        (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+         errno == EBADF)) {
+      // This output (or kernel) does not take this method; the next one is
+      // tried, and this output tries it first from now on.
+      ++Method;
+      continue;
+    }
+    if (N <= 0) { // 0: the input file ends early (truncated while mapped)
+      Errno = N < 0 ? errno : EIO;
+      return false;
+    }
+    Done += static_cast<size_t>(N);
+    Written += static_cast<uint64_t>(N);
+  }
+  return !Errno;
+}
+
+std::string OutputSink::sha256() {
+  if (!Hasher)
+    return "";
+  if (Digest.empty() && flush())
+    Digest = Hasher->final();
+  return Digest;
+}
+
+absl::Status OutputFile::write(const OutputProducer &Produce, bool Hash) {
+  Written = {};
+  auto produceInto = [&](int Fd, llvm::StringRef Name) {
+    OutputSink Out(Fd, Hash);
     absl::Status S = Produce(Out);
-    if (!Out.Close() && S.ok())
+    std::string Digest = Out.sha256();
+    if (!Out.flush() && S.ok())
       S = absl::InternalError(
-          absl::StrCat(Path, ": write failed: ", std::strerror(Out.GetErrno())));
+          absl::StrCat(Name.str(), ": write failed: ", std::strerror(Out.error())));
+    Written = {static_cast<uint64_t>(Out.ByteCount()), Digest};
+    return S;
+  };
+  if (Path == "-")
+    return produceInto(STDOUT_FILENO, "standard output");
+  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+  auto produceAndClose = [&](int Fd) {
+    absl::Status S = produceInto(Fd, Path);
+    if (::close(Fd) != 0 && S.ok())
+      S = errnoStatus(Path, "write failed");
     return S;
   };
   // A device or pipe (-o /dev/null, /dev/stdout) is written in place:
@@ -303,7 +565,7 @@ absl::Status OutputFile::write(const OutputProducer &Produce) {
     int Fd = ::open(Path.c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0)
       return errnoStatus(Path, "cannot open");
-    return produceInto(Fd);
+    return produceAndClose(Fd);
   }
   std::string Pattern = absl::StrCat(Path, ".tmp.XXXXXX");
   int Fd = ::mkstemp(Pattern.data());
@@ -313,7 +575,7 @@ absl::Status OutputFile::write(const OutputProducer &Produce) {
   // Ctrl-C during a long write leaves no temporary file.
   llvm::sys::RemoveFileOnSignal(Temp);
   ::fchmod(Fd, 0644);
-  absl::Status S = produceInto(Fd);
+  absl::Status S = produceAndClose(Fd);
   if (!S.ok()) {
     ::unlink(Temp.c_str());
     llvm::sys::DontRemoveFileOnSignal(Temp);
@@ -322,22 +584,14 @@ absl::Status OutputFile::write(const OutputProducer &Produce) {
   return S;
 }
 
-absl::Status OutputFile::writeString(llvm::StringRef Contents) {
-  return write([&](google::protobuf::io::ZeroCopyOutputStream &Out) {
-    size_t Done = 0;
-    while (Done < Contents.size()) {
-      void *Buffer;
-      int Size;
-      if (!Out.Next(&Buffer, &Size))
-        return absl::InternalError(absl::StrCat(Path, ": write failed"));
-      size_t N = std::min<size_t>(static_cast<size_t>(Size), Contents.size() - Done);
-      std::memcpy(Buffer, Contents.data() + Done, N);
-      Done += N;
-      if (N < static_cast<size_t>(Size))
-        Out.BackUp(static_cast<int>(static_cast<size_t>(Size) - N));
-    }
-    return absl::OkStatus();
-  });
+absl::Status OutputFile::writeString(llvm::StringRef Contents, bool Hash) {
+  // A failed write is reported by write() with its errno.
+  return write(
+      [&](OutputSink &Out) {
+        Out.writeBytes(Contents);
+        return absl::OkStatus();
+      },
+      Hash);
 }
 
 absl::Status OutputFile::commit() {

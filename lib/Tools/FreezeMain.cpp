@@ -289,6 +289,11 @@ int runFreeze(FreezeCommandLine &C) {
   if (!Result.ok())
     return fail(Result.status());
   FreezeResult &R = *Result;
+  bool Text = C.Emit == "pbtxt" || (C.Emit.empty() && llvm::StringRef(C.Output).ends_with(".pbtxt"));
+  // Before --verify: a graph TensorFlow could not load is not worth checking.
+  if (!Text)
+    if (absl::Status S = checkFrozenGraphSize(R, C.Output, C.O.SizeLimit); !S.ok())
+      return fail(S);
   if (C.Verify) {
     Stopwatch Timer(&Timing, "verify");
     absl::StatusOr<verify::VerifyReport> Checked =
@@ -301,7 +306,6 @@ int runFreeze(FreezeCommandLine &C) {
     R.Source.reset();
   }
 
-  bool Text = C.Emit == "pbtxt" || (C.Emit.empty() && llvm::StringRef(C.Output).ends_with(".pbtxt"));
   absl::StatusOr<FrozenFile> Written = [&] {
     Stopwatch Timer(&Timing, "write output");
     return writeFrozenGraph(R, **Output, Text ? FrozenFormat::Text : FrozenFormat::Binary,

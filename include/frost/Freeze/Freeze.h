@@ -147,9 +147,18 @@ struct FrozenFile {
   std::string Path;
   FrozenFormat Format = FrozenFormat::Binary;
   uint64_t Bytes = 0;
-  /// Hex SHA-256 of the bytes, when asked for (not for standard output).
+  /// Hex SHA-256 of the bytes, when asked for (computed while writing, so
+  /// for standard output and pipes too).
   std::string Sha256;
 };
+
+/// Refuses a frozen graph whose binary encoding would be over `SizeLimit`
+/// (protobuf's 2 GiB: TensorFlow could not load it), before any is written:
+/// the size, the biggest constants, and the --except list of the biggest
+/// variables that would bring it under the limit (they stay variables,
+/// restored from the checkpoint when loading; docs/freeze-graph.md).
+absl::Status checkFrozenGraphSize(const FreezeResult &Result, llvm::StringRef Path,
+                                  uint64_t SizeLimit = ProtobufSizeLimit);
 
 /// Writes the frozen graph atomically ("-" = standard output).
 absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,

@@ -39,6 +39,8 @@ struct ReadOptions {
 struct WriteOptions {
   Encoding Enc = Encoding::Binary;
   uint64_t SizeLimit = ProtobufSizeLimit;
+  /// Compute the SHA-256 of the bytes as they are written (OutputFile::written()).
+  bool Hash = false;
 };
 
 /// The file to read for `Path`: itself, or a SavedModel directory's
@@ -69,6 +71,9 @@ absl::Status writeModel(const Model &M, llvm::StringRef Path,
 
 /// Writes the model into `Out`, to be committed by the caller.
 absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Options = {});
+
+/// The size of `M` in binary encoding, as writeModel would write it.
+uint64_t encodedModelSize(const Model &M);
 
 /// The model in protobuf text form.
 std::string printModelText(const Model &M);

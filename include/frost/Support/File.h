@@ -3,16 +3,15 @@
 #define FROST_SUPPORT_FILE_H
 
 #include "frost/Support/Status.h"
+#include "google/protobuf/io/zero_copy_stream.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
-
-namespace google::protobuf::io {
-class ZeroCopyOutputStream;
-} // namespace google::protobuf::io
 
 namespace frost {
 
@@ -49,12 +48,89 @@ private:
   const char *Data = nullptr;
   size_t Size = 0;
   bool IsMapped = false; // else Data points into Owned
+  /// Kept open while mapped (large files) for kernel-side copies.
+  int Fd = -1;
   std::string Owned;
 };
 
-/// Writes into a ZeroCopyOutputStream.
-using OutputProducer =
-    std::function<absl::Status(google::protobuf::io::ZeroCopyOutputStream &)>;
+/// Where some bytes of a mapped input file lie in that file, for the kernel
+/// to copy them (copy_file_range, sendfile) without faulting them into the
+/// process.
+struct FileRegion {
+  int Fd = -1;
+  uint64_t Offset = 0;
+};
+
+/// The file region `Bytes` occupy when they lie inside one mapped input file
+/// whose descriptor is still open (files of 1 MiB and more); nullopt for any
+/// other memory.
+std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes);
+
+/// Unmaps the whole pages inside `Bytes` when they lie in a mapped input file
+/// (no-op for other memory): they stay in the page cache and fault back in if
+/// read again. A checkpoint read once (checksums) stays out of the resident set.
+void releaseMappedPages(llvm::StringRef Bytes);
+
+/// The stream an output file is written through: buffered writes to a file
+/// descriptor, and writeBytes() that has the kernel move a run of a mapped
+/// input file straight into the output, so frozen weights never pass through
+/// the process. Counts and, when asked, hashes (SHA-256) what it writes.
+class OutputSink : public google::protobuf::io::ZeroCopyOutputStream {
+public:
+  OutputSink(int Fd, bool Hash);
+  ~OutputSink() override;
+  OutputSink(const OutputSink &) = delete;
+  OutputSink &operator=(const OutputSink &) = delete;
+
+  bool Next(void **Data, int *Size) override;
+  void BackUp(int Count) override;
+  int64_t ByteCount() const override { return static_cast<int64_t>(Written + Used); }
+
+  /// Appends `Bytes`: large runs of a mapped file through the kernel (or
+  /// staged, releasing their pages behind), else through the buffer. False
+  /// after a failed write.
+  bool writeBytes(llvm::StringRef Bytes);
+  /// Writes the buffer out. False after a failed write.
+  bool flush();
+  /// errno of the first failed write, or 0.
+  int error() const { return Errno; }
+  /// Lower-case hex SHA-256 of everything written (flushes first); empty
+  /// unless hashing was asked for.
+  std::string sha256();
+
+private:
+  bool writeAll(const char *Data, size_t Size);
+  bool copyFromFile(FileRegion From, llvm::StringRef Bytes);
+  bool writeStaged(llvm::StringRef Bytes);
+  void hash(llvm::StringRef Bytes);
+
+  int Fd;
+  std::unique_ptr<char[]> Buffer;
+  size_t Used = 0;
+  struct FreeStage {
+    void operator()(char *P) const { std::free(P); }
+  };
+  /// Page-aligned, allocated on first use.
+  std::unique_ptr<char, FreeStage> Stage;
+  uint64_t Written = 0;
+  int Errno = 0;
+  /// How copyFromFile moves bytes (copy_file_range, sendfile, write): the
+  /// first this output takes.
+  int CopyMethod = 0;
+  /// Null when not hashing.
+  std::unique_ptr<struct Sha256Hasher> Hasher;
+  std::string Digest;
+};
+
+/// Writes into an output file.
+using OutputProducer = std::function<absl::Status(OutputSink &)>;
+
+/// What was written into an output file.
+struct WrittenBytes {
+  uint64_t Bytes = 0;
+  /// Lower-case hex; empty unless hashing was asked for.
+  std::string Sha256;
+};
 
 /// An output file written in two steps, so that a run writing several files
 /// commits them only when all are ready: write() fills a temporary file beside
@@ -71,20 +147,29 @@ public:
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
 
-  absl::Status write(const OutputProducer &Produce);
-  absl::Status writeString(llvm::StringRef Contents);
+  /// `Hash`: compute the SHA-256 of the bytes while they are written.
+  absl::Status write(const OutputProducer &Produce, bool Hash = false);
+  absl::Status writeString(llvm::StringRef Contents, bool Hash = false);
   absl::Status commit();
 
   const std::string &path() const { return Path; }
   /// Where the bytes written can be read back before commit(); empty when
   /// they went to a stream.
   const std::string &writtenPath() const { return Temp; }
+  /// True when write() fills a temporary file that commit() renames: what
+  /// it wrote can still be taken back. False for standard output, devices
+  /// and pipes, written in place.
+  bool commitsAtomically() const { return !InPlace; }
+  /// Size (and hash) of what the last write() wrote, streams included.
+  const WrittenBytes &written() const { return Written; }
 
 private:
   OutputFile() = default;
   std::string Path;
   std::string Temp;
   bool Committed = false;
+  bool InPlace = false;
+  WrittenBytes Written;
 };
 
 /// Remembers `Path` as an input (by inode) so no output replaces it.

@@ -494,6 +494,9 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
         N = NewG->createNode(Arg.name(), "VarHandleOp");
         N->attr("dtype").set_type(O.variable().dtype());
         *N->attr("shape").mutable_shape() = O.variable().shape();
+        // Its own variable in a Session: without a shared_name every
+        // unfrozen (--except) handle would name the same one.
+        N->attr("shared_name").set_s(Arg.name());
         Sources[Arg.name()] = {Key->first, "", absl::StrCat("object graph: ", Key->second), false};
       } else if (O.kind_case() == SavedObject::kConstant) {
         const Node *Value = savedConstant(G, *Objects, Id);

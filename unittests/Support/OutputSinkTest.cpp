@@ -1,0 +1,125 @@
+//===- OutputSinkTest.cpp - Output files, kernel copies and hashing -------===//
+#include "frost/Support/BackgroundWork.h"
+#include "frost/Support/File.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+#include "gtest/gtest.h"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace frost {
+namespace {
+
+std::string readAll(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(In), {});
+}
+
+std::string sha256Hex(llvm::StringRef Bytes) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Bytes)), /*LowerCase=*/true);
+}
+
+class OutputSinkTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Dir = std::filesystem::temp_directory_path() /
+          ("frost-sink-" + std::to_string(::getpid()) + "-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(Dir);
+    // A 3 MiB input file of varied bytes, mapped: big enough to keep its
+    // descriptor and for runs to take the kernel or staged paths.
+    std::mt19937 Rng(7);
+    Input.resize(3 << 20);
+    for (char &C : Input)
+      C = static_cast<char>(Rng());
+    std::ofstream(path("input.bin"), std::ios::binary) << Input;
+    Mapped = *MappedFile::open(path("input.bin"));
+  }
+  void TearDown() override { std::filesystem::remove_all(Dir); }
+  std::string path(const char *Name) const { return (Dir / Name).string(); }
+
+  std::filesystem::path Dir;
+  std::string Input;
+  std::unique_ptr<MappedFile> Mapped;
+};
+
+// Small writes, Next/BackUp, and large runs of the mapped file at every
+// relative page alignment (kernel copy when alike, staged otherwise) and of
+// ordinary memory: the file holds exactly the bytes in order, and the hash
+// computed while writing is the file's.
+TEST_F(OutputSinkTest, WritesAndHashesEveryPathInOrder) {
+  llvm::StringRef Mapping = Mapped->bytes();
+  ASSERT_TRUE(mappedFileRegion(Mapping.substr(5, 100000)).has_value());
+  std::string Owned(200000, 'x');
+  for (bool Hash : {false, true}) {
+    std::string Expected;
+    std::unique_ptr<OutputFile> Out = *OutputFile::prepare(path("out.bin"));
+    ASSERT_TRUE(Out->write(
+                       [&](OutputSink &Sink) {
+                         auto put = [&](llvm::StringRef S) {
+                           EXPECT_TRUE(Sink.writeBytes(S));
+                           Expected += S.str();
+                         };
+                         put("head");
+                         void *Data;
+                         int Size;
+                         EXPECT_TRUE(Sink.Next(&Data, &Size));
+                         std::memcpy(Data, "abc", 3);
+                         Sink.BackUp(Size - 3);
+                         Expected += "abc";
+                         put(Mapping.substr(4096 - 7, 1 << 20)); // alike: 7 bytes in
+                         put(Mapping.substr(100, 300000));       // misaligned
+                         put(Mapping.substr(0, 70000));
+                         put(Owned);
+                         put(Mapping.substr(12345, 50)); // small, buffered
+                         put(Mapping.substr(1 << 20, 2 << 20));
+                         return absl::OkStatus();
+                       },
+                       Hash)
+                    .ok());
+    ASSERT_TRUE(Out->commit().ok());
+    std::string Written = readAll(path("out.bin"));
+    ASSERT_EQ(Written.size(), Expected.size());
+    EXPECT_TRUE(Written == Expected) << "hash=" << Hash;
+    EXPECT_EQ(Out->written().Bytes, Expected.size());
+    EXPECT_EQ(Out->written().Sha256, Hash ? sha256Hex(Expected) : "");
+  }
+}
+
+// Released pages read back the same: releasing is for the resident set only.
+TEST_F(OutputSinkTest, ReleasedPagesReadBackTheSame) {
+  llvm::StringRef Mapping = Mapped->bytes();
+  releaseMappedPages(Mapping.substr(10, 1 << 20));
+  EXPECT_TRUE(Mapping == llvm::StringRef(Input));
+  std::string Anonymous(1 << 20, 'a');
+  releaseMappedPages(Anonymous); // not a mapped file: left alone
+  EXPECT_EQ(Anonymous, std::string(1 << 20, 'a'));
+  EXPECT_FALSE(mappedFileRegion(Anonymous).has_value());
+}
+
+TEST(BackgroundWorkTest, WaitReturnsTheFirstFailureAndKeepsIt) {
+  EXPECT_TRUE(waitForBackgroundWork().ok());
+  int Ran = 0;
+  runInBackground([&] {
+    ++Ran;
+    return absl::OkStatus();
+  });
+  runInBackground([&] {
+    ++Ran;
+    return absl::DataLossError("first");
+  });
+  runInBackground([&] {
+    ++Ran;
+    return absl::DataLossError("second");
+  });
+  absl::Status S = waitForBackgroundWork();
+  EXPECT_EQ(Ran, 3);
+  EXPECT_EQ(S.message(), "first");
+  EXPECT_EQ(waitForBackgroundWork().message(), "first");
+}
+
+} // namespace
+} // namespace frost
