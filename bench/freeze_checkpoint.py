@@ -367,7 +367,7 @@ def main():
         "Machine: %s, %d CPUs, load average %.1f at the end; %s; warm page cache (median of %d "
         "interleaved runs). Frost (%s): `%s`."
         % (platform.machine(), os.cpu_count(), os.getloadavg()[0], platform.platform(),
-           args.runs, how, " ".join(cases[2][1])),
+           args.runs, how, " ".join(cases[3][1])),
         "",
         "| tool | wall (s) | speedup vs freeze_graph.py | peak RSS (MiB) | peak anon RSS (MiB) "
         "| peak file RSS (MiB) | output (MiB) |",
