@@ -443,6 +443,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     PM.printStatistics(*C.PM.Out, Ctx);
   R.NodesAfter = M.graph().size();
   R.Frozen = frozenVariables(M);
+  R.Left = leftVariables(M);
   R.CheckpointsOpened = Ctx.analyses().checkpointsOpened();
   M.dropContainer();
   R.M = std::move(In.M);

@@ -61,6 +61,8 @@ std::vector<std::string> tableInitializers(const Model &M, const std::vector<std
 
 /// The variables that are Consts now, with what they were read from.
 std::vector<FrozenVariable> frozenVariables(const Model &M);
+/// The variables still variables, with the keys they would be read from.
+std::vector<FreezeResult::LeftVariable> leftVariables(const Model &M);
 
 } // namespace frost
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeInternal.h"
 
+#include "frost/IR/OpClasses.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Support/File.h"
@@ -42,6 +43,14 @@ std::vector<FrozenVariable> frozenVariables(const Model &M) {
       V.Bytes = T.ByteSizeLong();
     Out.push_back(std::move(V));
   }
+  return Out;
+}
+
+std::vector<FreezeResult::LeftVariable> leftVariables(const Model &M) {
+  std::vector<FreezeResult::LeftVariable> Out;
+  for (const auto &[Name, Source] : M.variableSources())
+    if (const Node *N = M.graph().findNode(Name); N && isVariableOp(N->op()))
+      Out.push_back({Name, N->op().str(), Source});
   return Out;
 }
 
@@ -171,6 +180,21 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
     }
     J.arrayEnd();
     J.member("variable_bytes", R.frozenBytes());
+    if (!R.Left.empty()) {
+      J.key("unfrozen_variables");
+      J.arrayBegin();
+      for (const FreezeResult::LeftVariable &V : R.Left) {
+        J.objectBegin();
+        J.member("name", V.Name);
+        J.member("op", V.Op);
+        J.member("checkpoint_key", V.Source.Key);
+        if (!V.Source.Slice.empty())
+          J.member("slice", V.Source.Slice);
+        J.member("origin", V.Source.Origin);
+        J.objectEnd();
+      }
+      J.arrayEnd();
+    }
     J.key("nodes");
     J.objectBegin();
     J.member("before", static_cast<uint64_t>(R.NodesBefore));

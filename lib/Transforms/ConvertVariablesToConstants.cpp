@@ -124,7 +124,13 @@ class ConvertVariablesToConstantsPass : public Pass {
 
   absl::Status run(Model &M, PassContext &Ctx) override;
 
-  std::vector<Node *> variablesToConvert(Model &M, PassContext &Ctx, absl::Status &Error);
+  /// `Left`: the variables the outputs need that only/except leave alone.
+  std::vector<Node *> variablesToConvert(Model &M, PassContext &Ctx, absl::Status &Error,
+                                         std::vector<Node *> &Left);
+  RestoreSource chooseSource(const Model &M, const SaverMapping &Saver, const Node &Var,
+                             const CheckpointReader &Reader) const;
+  void recordLeftVariables(Model &M, llvm::ArrayRef<Node *> Left,
+                           const CheckpointReader &Reader) const;
   absl::Status planSources(Model &M, const CheckpointReader &Reader, std::vector<Plan> &Plans,
                            PassContext &Ctx);
   absl::Status rewrite(Graph &G, Plan &P);
@@ -137,9 +143,8 @@ class ConvertVariablesToConstantsPass : public Pass {
 };
 
 /// Variables of the graph the options select, in graph order.
-std::vector<Node *> ConvertVariablesToConstantsPass::variablesToConvert(Model &M,
-                                                                        PassContext &Ctx,
-                                                                        absl::Status &Error) {
+std::vector<Node *> ConvertVariablesToConstantsPass::variablesToConvert(
+    Model &M, PassContext &Ctx, absl::Status &Error, std::vector<Node *> &Left) {
   Graph &G = M.graph();
   std::vector<bool> Reached(G.idBound(), true);
   if (!Outputs.empty()) {
@@ -188,13 +193,47 @@ std::vector<Node *> ConvertVariablesToConstantsPass::variablesToConvert(Model &M
   for (Node &N : G) {
     if (!isVariableOp(N.op()) || !Reached[N.id()])
       continue;
-    if (Only.isSet() && !OnlySet.count(N.name()))
-      continue;
-    if (ExceptSet.count(N.name()))
-      continue;
-    Out.push_back(&N);
+    if ((Only.isSet() && !OnlySet.count(N.name())) || ExceptSet.count(N.name()))
+      Left.push_back(&N);
+    else
+      Out.push_back(&N);
   }
   return Out;
+}
+
+/// The key (and slice) `Var` would be read from: a pass's choice (rename,
+/// EMA), else the graph's Saver, else its name (or shared_name).
+RestoreSource ConvertVariablesToConstantsPass::chooseSource(const Model &M,
+                                                            const SaverMapping &Saver,
+                                                            const Node &Var,
+                                                            const CheckpointReader &Reader) const {
+  RestoreSource Default;
+  if (auto It = Saver.ByVariable.find(Var.name()); It != Saver.ByVariable.end()) {
+    Default = It->second;
+  } else {
+    Default = {Var.name().str(), "", "its name"};
+    const tensorflow::AttrValue *Shared = Var.findAttr("shared_name");
+    if (!Reader.contains(Default.Key) && Shared && !Shared->s().empty() &&
+        Reader.contains(Shared->s()))
+      Default = {Shared->s(), "", "its shared_name"};
+  }
+  if (auto It = M.variableSources().find(Var.name()); It != M.variableSources().end()) {
+    const VariableSource &S = It->second;
+    if (!S.IfPresent || Reader.contains(S.Key))
+      return {S.Key, S.Slice, S.Origin};
+  }
+  return Default;
+}
+
+/// Records where the variables left unfrozen keep their values, for reports
+/// (their users restore them from the checkpoint when loading the graph).
+void ConvertVariablesToConstantsPass::recordLeftVariables(Model &M, llvm::ArrayRef<Node *> Left,
+                                                          const CheckpointReader &Reader) const {
+  SaverMapping Saver = findSaverMapping(M);
+  for (Node *Var : Left) {
+    RestoreSource S = chooseSource(M, Saver, *Var, Reader);
+    M.variableSources()[Var->name().str()] = {S.Key, S.Slice, S.Via, false};
+  }
 }
 
 /// Chooses each variable's key and slice, checks them against the checkpoint
@@ -219,24 +258,7 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
   for (Plan &P : Plans) {
     Node &Var = *P.Var;
     std::string What = absl::StrCat("variable '", Var.name().str(), "'");
-    // The default: the graph's Saver, else the node name (or shared_name).
-    RestoreSource Default;
-    if (auto It = Saver.ByVariable.find(Var.name()); It != Saver.ByVariable.end()) {
-      Default = It->second;
-    } else {
-      Default = {Var.name().str(), "", "its name"};
-      const tensorflow::AttrValue *Shared = Var.findAttr("shared_name");
-      if (!Reader.contains(Default.Key) && Shared && !Shared->s().empty() &&
-          Reader.contains(Shared->s()))
-        Default = {Shared->s(), "", "its shared_name"};
-    }
-    RestoreSource Chosen = Default;
-    const VariableSourceMap &Sources = M.variableSources();
-    if (auto It = Sources.find(Var.name()); It != Sources.end()) {
-      const VariableSource &S = It->second;
-      if (!S.IfPresent || Reader.contains(S.Key))
-        Chosen = {S.Key, S.Slice, S.Origin};
-    }
+    RestoreSource Chosen = chooseSource(M, Saver, Var, Reader);
     P.Key = Chosen.Key;
     P.Origin = Chosen.Via;
     std::string KeyText = absl::StrCat("key '", P.Key, "' (from ", P.Origin, ")");
@@ -508,11 +530,17 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
     return absl::OkStatus();
   }
   absl::Status Error;
-  std::vector<Node *> Vars = variablesToConvert(M, Ctx, Error);
+  std::vector<Node *> Left;
+  std::vector<Node *> Vars = variablesToConvert(M, Ctx, Error, Left);
   FROST_RETURN_IF_ERROR(Error);
   if (Vars.empty()) {
     Ctx.note(name(), Outputs.empty() ? "no variable is selected; nothing to convert"
                                      : "the outputs need no variable; nothing to convert");
+    if (!Left.empty() && !Checkpoint->empty())
+      if (absl::StatusOr<const CheckpointReader *> Reader =
+              Ctx.analyses().checkpoint(*Checkpoint);
+          Reader.ok())
+        recordLeftVariables(M, Left, **Reader);
     return absl::OkStatus();
   }
 
@@ -543,6 +571,7 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
   FROST_RETURN_IF_ERROR(Reader.status());
 
   FROST_RETURN_IF_ERROR(planSources(M, **Reader, Plans, Ctx));
+  recordLeftVariables(M, Left, **Reader);
   Functions = std::make_unique<FunctionRetyper>(G);
   for (Plan &P : Plans) {
     FROST_RETURN_IF_ERROR(rewrite(G, P));

@@ -118,6 +118,13 @@ struct FreezeResult {
   std::vector<std::pair<std::string, std::string>> SignatureInputs, SignatureOutputs;
 
   std::vector<FrozenVariable> Frozen;
+  /// Variables the outputs need that --only/--except left variables: where
+  /// their values are in the checkpoint, for whoever restores them.
+  struct LeftVariable {
+    std::string Name, Op;
+    VariableSource Source;
+  };
+  std::vector<LeftVariable> Left;
   uint64_t frozenBytes() const;
   size_t NodesBefore = 0, NodesAfter = 0;
   /// What each pass after freezing (--optimize's, --pass-pipeline's)

@@ -242,8 +242,9 @@ def scenario(name, model, work, keys, label, limit, want, overrides, skip_refusa
     if unknown:
         raise Mismatch("%s: --except %s names no variable of the graph: %s"
                        % (title, ",".join(suggested), ", ".join(unknown)))
+    report = out + ".json"
     written = freeze_ok(model, out, "--protobuf-size-limit", str(limit),
-                        "--except", ",".join(suggested))
+                        "--except", ",".join(suggested), "--report", report)
     graph_def = V1.GraphDef.FromString(open(out, "rb").read())
     left = variables_of(graph_def)
     want_op = "VariableV2" if name == "tf1_ref" else "VarHandleOp"
@@ -254,7 +255,13 @@ def scenario(name, model, work, keys, label, limit, want, overrides, skip_refusa
     if aliased:
         raise Mismatch("%s: --except %s left VarHandleOps that are one variable in TensorFlow: %s"
                        % (title, ",".join(suggested), "; ".join(aliased)))
-    excepted = {n: keys[n] for n in suggested}
+    # The report of that run says where the variables left keep their values:
+    # the keys a full freeze read them from.
+    excepted = {v["name"]: v["checkpoint_key"]
+                for v in json.load(open(report)).get("unfrozen_variables", [])}
+    if excepted != {n: keys[n] for n in suggested}:
+        raise Mismatch("%s: the report's unfrozen_variables %s are not %s"
+                       % (title, excepted, {n: keys[n] for n in suggested}))
     try:
         results = [compare(restore_and_run(model, out, excepted), model["y"])]
         if name == "tf1_ref":
