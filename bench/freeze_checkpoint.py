@@ -54,11 +54,12 @@ WIDTH = {"float32": 4, "float16": 2, "int64": 8}
 
 # ------------------------------------------------------------- generation
 
-def plan(total_mib=1024):
-    """(name, dtype, shape) of every model variable but global_step; deterministic."""
+def plan(total_mib=1024, embedding_rows=32768):
+    """(name, dtype, shape) of every model variable but global_step; deterministic. The largest
+    is the embedding, 4 KiB a row (128 MiB by default)."""
     extras = [("stats/counts", "int64", [4096, 64]), ("stats/ids", "int64", [1000]),
               ("mixed/scale", "float16", [1024, 1024]), ("mixed/offset", "float16", [1024])]
-    tensors = [("embedding/weights", "float32", [32768, 1024])]  # 128 MiB
+    tensors = [("embedding/weights", "float32", [embedding_rows, 1024])]
     size = lambda t: WIDTH[t[1]] * math.prod(t[2])
     budget = total_mib * MIB - sum(size(t) for t in tensors + extras)
     kernels = [[1024, 1024], [2048, 2048], [1024, 4096], [512, 512], [3, 3, 256, 256],
@@ -74,14 +75,14 @@ def plan(total_mib=1024):
     return tensors + extras
 
 
-def generate(prefix):
+def generate(prefix, total_mib=1024, embedding_rows=32768):
     import tensorflow as tf
     v1 = tf.compat.v1
     v1.disable_v2_behavior()  # graph mode, ref variables (VariableV2)
     v1.set_random_seed(7)
     step = v1.train.get_or_create_global_step()
     variables = []
-    for i, (name, dtype, shape) in enumerate(plan()):
+    for i, (name, dtype, shape) in enumerate(plan(total_mib, embedding_rows)):
         if dtype == "int64":
             init = v1.random_uniform_initializer(-1000, 1000, seed=i)
         else:
@@ -109,10 +110,10 @@ def generate(prefix):
 
 # ----------------------------------------------------------- verification
 
-def verify(tf_path, frost_path):
+def verify(tf_path, frost_path, allowed_left=()):
     """Problems found comparing the two frozen GraphDefs: node names and order, NodeDefs, the
     library and versions. A Const's TensorProto may be encoded differently if its dtype,
-    shape and values are equal."""
+    shape and values are equal. Only `allowed_left` may stay variables."""
     import numpy as np
     from tensorflow.core.framework import graph_pb2
     from tensorflow.python.framework import tensor_util
@@ -150,7 +151,8 @@ def verify(tf_path, frost_path):
     for field in ("versions", "library"):
         if getattr(a, field).SerializeToString() != getattr(b, field).SerializeToString():
             problems.append("GraphDef.%s differs" % field)
-    left = [n.name for g in (a, b) for n in g.node if n.op in ("VariableV2", "VarHandleOp")]
+    left = [n.name for g in (a, b) for n in g.node
+            if n.op in ("VariableV2", "VarHandleOp") and n.name not in allowed_left]
     if left:
         problems.append("variables left unfrozen: %s" % ", ".join(left[:5]))
     return {"nodes": len(names_b), "consts": consts, "const_bytes": const_bytes,
@@ -169,8 +171,9 @@ def rss_kib(pid):
         return 0, 0
 
 
-def measure(cmd, log):
-    """Wall seconds, ru_maxrss, sampled peak RssAnon and RssFile (KiB); output to log."""
+def measure(cmd, log, must_fail=False):
+    """Wall seconds, ru_maxrss, sampled peak RssAnon and RssFile (KiB); output to log. The
+    command must succeed, or with must_fail exit non-zero."""
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.sync()  # the previous run's write-back is not this run's cost
     start = time.perf_counter()
@@ -187,9 +190,9 @@ def measure(cmd, log):
         anon, mapped = max(anon, now[0]), max(mapped, now[1])
         time.sleep(0.002)
     wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
+    if (os.waitstatus_to_exitcode(status) != 0) != must_fail:
         sys.stderr.write(open(log, errors="replace").read()[-3000:])
-        raise SystemExit("%s failed (exit status %d)" % (cmd[0], os.waitstatus_to_exitcode(status)))
+        raise SystemExit("%s %s (exit status %d)" % (cmd[0], "succeeded, but must fail" if must_fail else "failed", os.waitstatus_to_exitcode(status)))
     return wall, usage.ru_maxrss, anon, mapped
 
 
@@ -205,19 +208,23 @@ def child(mode, args, log, script=__file__):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def prepare(workdir):
+def prepare(workdir, total_mib=1024, embedding_rows=32768):
     """The model in workdir, generated first unless model.json there shows the current plan:
     (checkpoint prefix, model.json's facts, the checkpoint's index and data files)."""
     work = lambda name: os.path.join(workdir, name)
     prefix = work("model.ckpt")
     model = json.load(open(work("model.json"))) if os.path.exists(work("model.json")) else {}
-    if model.get("plan") != PLAN_VERSION or not os.path.exists(prefix + ".meta"):
+    shape = [total_mib, embedding_rows]
+    if (model.get("plan") != PLAN_VERSION or model.get("shape", [1024, 32768]) != shape
+            or not os.path.exists(prefix + ".meta")):
         print("generating the model with TensorFlow in %s ..." % workdir, file=sys.stderr)
         os.makedirs(workdir, exist_ok=True)
         for f in os.listdir(workdir):
             os.remove(work(f))
         start = time.perf_counter()
-        model = child("--generate", [prefix], work("log.generate"))
+        model = child("--generate", [prefix, str(total_mib), str(embedding_rows)],
+                      work("log.generate"))
+        model["shape"] = shape
         with open(work("model.json"), "w") as f:
             json.dump(model, f)
         print("generated in %.1f s" % (time.perf_counter() - start), file=sys.stderr)
@@ -264,11 +271,11 @@ def frost_command(binary, prefix, out):
 
 def main():
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    if len(sys.argv) == 3 and sys.argv[1] == "--generate":
-        print(json.dumps(generate(sys.argv[2])))
+    if len(sys.argv) == 5 and sys.argv[1] == "--generate":
+        print(json.dumps(generate(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
         return 0
-    if len(sys.argv) == 4 and sys.argv[1] == "--verify":
-        result = verify(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--verify":
+        result = verify(sys.argv[2], sys.argv[3], sys.argv[4].split(",") if len(sys.argv) == 5 else ())
         print(json.dumps(result))
         return 1 if result["problems"] else 0
     bindir = os.path.join(REPO, "build", "bin")

@@ -267,8 +267,10 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
       }
       return checkCrc(Stored, Crc, Where);
     };
-    if (Options.ChecksumsInBackground && Data.size() >= BackgroundChecksumFrom)
+    if (Options.ChecksumsInBackground && Data.size() >= BackgroundChecksumFrom) {
+      prefetchMappedPages(Data);
       runInBackground(std::move(check));
+    }
     else
       FROST_RETURN_IF_ERROR(check());
   }

@@ -13,9 +13,13 @@ namespace {
 class WorkQueue {
 public:
   ~WorkQueue() {
+    // At exit nobody waits for what is queued: a run that failed early
+    // (a graph refused as too big) exits without checking the rest.
+    std::deque<std::function<absl::Status()>> Dropped;
     {
       std::lock_guard<std::mutex> Guard(Lock);
       Stopping = true;
+      Dropped.swap(Jobs);
     }
     Wake.notify_all();
     if (Worker.joinable())

@@ -186,18 +186,37 @@ std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes) {
   return FileRegion{M->second.Fd, reinterpret_cast<uintptr_t>(Bytes.data()) - M->first};
 }
 
+
 void releaseMappedPages(llvm::StringRef Bytes) {
   MappingRegistry &R = mappingRegistry();
+  std::optional<std::pair<uintptr_t, Mapping>> M;
   {
     std::lock_guard<std::mutex> Guard(R.Lock);
-    if (!findMapping(R, Bytes))
-      return; // anonymous memory would lose its contents
+    M = findMapping(R, Bytes);
   }
+  if (!M)
+    return; // anonymous memory would lose its contents to MADV_DONTNEED
+  // Outwards to whole 2 MiB blocks, within the mapping: a huge page-cache
+  // folio is mapped whole by one fault, so the block around a tensor's first
+  // byte maps the end of the tensor before it again, and only releasing the
+  // whole block unmaps that. A neighbour still being read just faults back.
+  constexpr uintptr_t Block = uintptr_t(2) << 20;
+  auto Begin = reinterpret_cast<uintptr_t>(Bytes.data()) & ~(Block - 1);
+  uintptr_t End = (reinterpret_cast<uintptr_t>(Bytes.data()) + Bytes.size() + Block - 1) &
+                  ~(Block - 1);
   const uintptr_t Page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  uintptr_t Begin = (reinterpret_cast<uintptr_t>(Bytes.data()) + Page - 1) & ~(Page - 1);
-  uintptr_t End = (reinterpret_cast<uintptr_t>(Bytes.data()) + Bytes.size()) & ~(Page - 1);
+  Begin = std::max(Begin, M->first);
+  End = std::min(End, (M->first + M->second.Size + Page - 1) & ~(Page - 1));
   if (Begin < End)
     ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+}
+
+void prefetchMappedPages(llvm::StringRef Bytes) {
+  // Through the descriptor: madvise(MADV_WILLNEED) would also map the pages
+  // into the process, and they would count as resident.
+  if (std::optional<FileRegion> Region = mappedFileRegion(Bytes))
+    ::posix_fadvise(Region->Fd, static_cast<off_t>(Region->Offset),
+                    static_cast<off_t>(Bytes.size()), POSIX_FADV_WILLNEED);
 }
 
 absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Path,
@@ -462,6 +481,8 @@ bool OutputSink::writeBytes(llvm::StringRef Bytes) {
       return false;
     std::memcpy(Buffer.get() + Used, Bytes.data(), Bytes.size());
     Used += Bytes.size();
+    // Even a scalar of a mapped checkpoint may have mapped a 2 MiB folio.
+    releaseMappedPages(Bytes);
     return true;
   }
   if (!flush())

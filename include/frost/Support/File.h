@@ -66,10 +66,16 @@ struct FileRegion {
 /// other memory.
 std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes);
 
-/// Unmaps the whole pages inside `Bytes` when they lie in a mapped input file
-/// (no-op for other memory): they stay in the page cache and fault back in if
-/// read again. A checkpoint read once (checksums) stays out of the resident set.
+/// Unmaps the pages of `Bytes` (and the rest of the 2 MiB blocks around
+/// them) when they lie in a mapped input file (no-op for other memory): they
+/// stay in the page cache and fault back in if read again. A checkpoint read
+/// once (checksums) stays out of the resident set.
 void releaseMappedPages(llvm::StringRef Bytes);
+
+/// Asks the kernel to start reading the pages of `Bytes` from disk when they
+/// lie in a mapped input file (no-op otherwise, and when they are cached):
+/// a cold checkpoint is then read in large requests while the run goes on.
+void prefetchMappedPages(llvm::StringRef Bytes);
 
 /// The stream an output file is written through: buffered writes to a file
 /// descriptor, and writeBytes() that has the kernel move a run of a mapped
