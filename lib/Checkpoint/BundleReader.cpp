@@ -30,10 +30,6 @@ namespace {
 /// The bundle format version this reader implements.
 constexpr int BundleVersion = 1;
 
-/// Tensors from this size on may have their checksums checked in the
-/// background; smaller ones cost less than a queued job.
-constexpr size_t BackgroundChecksumFrom = size_t(1) << 20;
-
 // Byte swapping below assumes a little-endian host, like the rest of Frost.
 static_assert(std::endian::native == std::endian::little);
 
@@ -267,7 +263,8 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
       }
       return checkCrc(Stored, Crc, Where);
     };
-    if (Options.ChecksumsInBackground && Data.size() >= BackgroundChecksumFrom) {
+    if (Options.ChecksumsInBackground) {
+      // Even small tensors: a cold one read here would wait for the disk.
       prefetchMappedPages(Data);
       runInBackground(std::move(check));
     }

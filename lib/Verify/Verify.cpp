@@ -4,6 +4,7 @@
 #include "VerifyInternal.h"
 
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Support/BackgroundWork.h"
 #include "frost/Eval/Eval.h"
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/OpClasses.h"
@@ -392,6 +393,9 @@ absl::StatusOr<VerifyReport> verifyFrozen(const FreezeResult &Expected, const Mo
   checkStructure(Expected, Frozen, R);
   if (Options.Run)
     checkNumeric(Expected, Frozen, Reader.get(), Options, R);
+  // The freezes behind `Expected` (and `Frozen`) checked their checkpoint's
+  // checksums in the background: a pass needs them all.
+  FROST_RETURN_IF_ERROR(waitForBackgroundWork());
   return R;
 }
 } // namespace frost::verify

@@ -35,7 +35,7 @@ struct CheckpointOptions {
   /// Verify each tensor's stored CRC32C when reading it (V2). Table block
   /// checksums are always verified.
   bool VerifyChecksums = true;
-  /// Verify the checksums of large fixed-size tensors in the background
+  /// Verify the checksums of fixed-size tensors in the background
   /// (runInBackground): a read returns at once, and a mismatch comes out of
   /// waitForBackgroundWork(), which every model writer calls before it
   /// succeeds. For runs whose reads all end in a written model.
