@@ -13,7 +13,7 @@ TensorFlow) cannot parse. In one interleaved run, --runs times each (median wall
   freeze-graph PREFIX --outputs output -o F      must refuse: exit 1, no F, one line naming the
                                                  size and the `--except LIST` that fits
   freeze-graph ... --except LIST                 the way out it suggests
-  freeze_graph.py ... --variable_names_blacklist=LIST
+  freeze_graph.py ... --variable_names_denylist=LIST
                                                  TensorFlow's tool given the same way out
   (--with-tensorflow-failure: freeze_graph.py without it too, which fails after building the
    4 GiB graph in memory; off by default, it needs ~18 GiB)
@@ -54,20 +54,23 @@ def main():
     frozen, tf_out, copy_out = work("frozen_frost.pb"), work("frozen_tf.pb"), work("copy.bin")
     refuse = fc.frost_command(args.frost, prefix, frozen) + ["-q"]
     # The refusal names the way out; every later run takes it.
+    for stale in (frozen, tf_out, copy_out):
+        if os.path.exists(stale):
+            os.remove(stale)
     fc.measure(refuse, work("log.refusal"), must_fail=True)
     said = open(work("log.refusal"), errors="replace").read().strip().splitlines()
-    found = re.search(r"--except (\S+)", said[-1]) if said else None
+    found = re.search(r"--except '([^']*)'", said[-1]) if said else None
     if len(said) != 1 or not found or os.path.exists(frozen):
         print("freeze-graph did not refuse in one line with an --except list, or left %s:\n%s"
               % (frozen, "\n".join(said)))
         return 1
-    except_list = found.group(1)
+    except_list = found.group(1).replace(" ", "")
     cases = [
         ("cat", ["/bin/sh", "-c", 'exec cat "$@" > "%s"' % copy_out, "cat"] + ckpt, copy_out, False),
         ("freeze-graph (refuses)", refuse, None, True),
         ("freeze-graph --except", refuse + ["--except", except_list], frozen, False),
-        ("freeze_graph.py --variable_names_blacklist",
-         fc.freeze_graph_command(prefix, tf_out) + ["--variable_names_blacklist=" + except_list],
+        ("freeze_graph.py --variable_names_denylist",
+         fc.freeze_graph_command(prefix, tf_out) + ["--variable_names_denylist=" + except_list],
          tf_out, False),
     ]
     if args.with_tensorflow_failure:
@@ -80,6 +83,8 @@ def main():
                 os.remove(out)
             results[name].append(fc.measure(cmd, work("log." + re.sub(r"\W+", "_", name)),
                                             must_fail=must_fail))
+            if name == "cat":  # 4 GiB of page cache the others should not compete with
+                os.remove(copy_out)
         print("run %d/%d: %s" % (run + 1, args.runs, ", ".join(
             "%s %.2f s" % (n, r[-1][0]) for n, r in results.items())), file=sys.stderr)
     if os.path.exists(copy_out):
@@ -103,7 +108,7 @@ def main():
         % (sum(model["variables"].values()), ckpt_bytes / fc.MIB, largest / fc.MIB,
            said[-1].strip()),
         "With that `--except %s` the frozen graph is %.1f MiB; freeze_graph.py given the same "
-        "variable_names_blacklist writes the same graph (%d nodes, %d Const, equal node for node "
+        "variable_names_denylist writes the same graph (%d nodes, %d Const, equal node for node "
         "and value for value)." % (except_list, size / fc.MIB, verdict["nodes"], verdict["consts"]),
         "Machine: %s, %d CPUs, %s; warm page cache, output removed and file system synced before "
         "each run (median of %d interleaved)." % (platform.machine(), os.cpu_count(),
@@ -113,7 +118,7 @@ def main():
         "|---|---:|---:|",
     ]
     lines += ["| %s | %.3f | %.1f |" % (n, med[n], peak[n]) for n in med]
-    frost, tf = med["freeze-graph --except"], med["freeze_graph.py --variable_names_blacklist"]
+    frost, tf = med["freeze-graph --except"], med["freeze_graph.py --variable_names_denylist"]
     limit = largest / fc.MIB + 64
     lines += [
         "",

@@ -251,16 +251,16 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
     return absl::DataLossError(absl::StrCat(Where, ": stored size ", Size, " bytes, expected ", N,
                                             " elements of ", Width, " bytes"));
   if (Options.VerifyChecksums) {
-    auto check = [File, Data, Stored = P.crc32c(), Where] {
-      // A piece at a time, each released after: checking a large checkpoint
-      // leaves none of it resident (writers copy it file to file).
-      constexpr size_t Piece = size_t(8) << 20;
+    auto check = [File, Data, Stored = P.crc32c(), Where]() -> absl::Status {
+      // Read, not faulted in: checking a large checkpoint leaves none of it
+      // resident (writers copy it file to file).
       uint32_t Crc = 0;
-      for (size_t Done = 0; Done < Data.size(); Done += Piece) {
-        llvm::StringRef Part = Data.substr(Done, Piece);
-        Crc = crc32c::extend(Crc, Part.data(), Part.size());
-        releaseMappedPages(Part);
-      }
+      if (absl::Status S = readMappedBytes(
+              Data, [&](llvm::StringRef Piece) {
+                Crc = crc32c::extend(Crc, Piece.data(), Piece.size());
+              });
+          !S.ok())
+        return absl::DataLossError(absl::StrCat(Where, ": ", S.message()));
       return checkCrc(Stored, Crc, Where);
     };
     if (Options.ChecksumsInBackground) {

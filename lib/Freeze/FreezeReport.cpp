@@ -89,8 +89,10 @@ absl::Status checkFrozenGraphSize(const FreezeResult &Result, llvm::StringRef Pa
         Head, "; leaving every variable unfrozen would not bring it under the limit: keep the "
               "model as a SavedModel"));
   return absl::ResourceExhaustedError(absl::StrCat(
-      Head, "; to stay under it, leave the biggest variables unfrozen: --except ",
-      absl::StrJoin(Except, ","),
+      // Quoted, with spaces (lists drop them): copied into a shell as one
+      // argument, and no word of the message is too long to print whole.
+      Head, "; to stay under it, leave the biggest variables unfrozen: --except '",
+      absl::StrJoin(Except, ", "), "'",
       " (they keep their values in the checkpoint, restored when loading: docs/freeze-graph.md, "
       "\"Over 2 GiB\")"));
 }

@@ -211,6 +211,31 @@ void releaseMappedPages(llvm::StringRef Bytes) {
     ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
 }
 
+absl::Status readMappedBytes(llvm::StringRef Bytes,
+                             llvm::function_ref<void(llvm::StringRef Piece)> Consume) {
+  std::optional<FileRegion> Region = mappedFileRegion(Bytes);
+  if (!Region) {
+    Consume(Bytes);
+    return absl::OkStatus();
+  }
+  constexpr size_t PieceBytes = size_t(1) << 20;
+  thread_local std::unique_ptr<char[]> Buffer(new char[PieceBytes]);
+  for (size_t Done = 0; Done < Bytes.size();) {
+    size_t Want = std::min(PieceBytes, Bytes.size() - Done);
+    ssize_t N = ::pread(Region->Fd, Buffer.get(), Want,
+                        static_cast<off_t>(Region->Offset + Done));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return absl::DataLossError(absl::StrCat(
+          "cannot read bytes ", Region->Offset + Done, " to ", Region->Offset + Bytes.size(),
+          " of a mapped file: ", N < 0 ? std::strerror(errno) : "it ends early"));
+    Consume({Buffer.get(), static_cast<size_t>(N)});
+    Done += static_cast<size_t>(N);
+  }
+  return absl::OkStatus();
+}
+
 void prefetchMappedPages(llvm::StringRef Bytes) {
   // Through the descriptor: madvise(MADV_WILLNEED) would also map the pages
   // into the process, and they would count as resident.

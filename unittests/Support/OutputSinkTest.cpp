@@ -100,6 +100,24 @@ TEST_F(OutputSinkTest, ReleasedPagesReadBackTheSame) {
   EXPECT_FALSE(mappedFileRegion(Anonymous).has_value());
 }
 
+// A mapped file's bytes are read with pread, piece by piece; other memory is
+// handed over as it is.
+TEST_F(OutputSinkTest, ReadMappedBytesSeesTheSameBytes) {
+  llvm::StringRef Part = Mapped->bytes().substr(777, (2 << 20) + 5);
+  std::string Seen;
+  int Pieces = 0;
+  ASSERT_TRUE(readMappedBytes(Part, [&](llvm::StringRef P) {
+                ++Pieces;
+                Seen += P.str();
+              }).ok());
+  EXPECT_TRUE(Seen == Part);
+  EXPECT_GT(Pieces, 1);
+  std::string Anonymous = "not mapped";
+  Seen.clear();
+  ASSERT_TRUE(readMappedBytes(Anonymous, [&](llvm::StringRef P) { Seen += P.str(); }).ok());
+  EXPECT_EQ(Seen, Anonymous);
+}
+
 TEST(BackgroundWorkTest, WaitReturnsTheFirstFailureAndKeepsIt) {
   EXPECT_TRUE(waitForBackgroundWork().ok());
   int Ran = 0;

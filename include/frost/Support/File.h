@@ -4,6 +4,7 @@
 
 #include "frost/Support/Status.h"
 #include "google/protobuf/io/zero_copy_stream.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -71,6 +72,14 @@ std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes);
 /// stay in the page cache and fault back in if read again. A checkpoint read
 /// once (checksums) stays out of the resident set.
 void releaseMappedPages(llvm::StringRef Bytes);
+
+/// Hands `Bytes` to `Consume` a piece at a time. When they lie in a mapped
+/// input file that kept its descriptor, the pieces are read with pread into
+/// a buffer: no page of the mapping is faulted in (nothing to release, no
+/// other thread's TLB to flush), which suits a pass over a checkpoint that
+/// only checks it. Fails naming the file's region if it cannot be read.
+absl::Status readMappedBytes(llvm::StringRef Bytes,
+                             llvm::function_ref<void(llvm::StringRef Piece)> Consume);
 
 /// Asks the kernel to start reading the pages of `Bytes` from disk when they
 /// lie in a mapped input file (no-op otherwise, and when they are cached):

@@ -143,12 +143,12 @@ def refused_list(model, out, limit):
         problems.append("wrote %s" % out)
     if len(lines) != 1:
         problems.append("%d stderr lines, not 1" % len(lines))
-    found = [m.group(1) for m in re.finditer(r"--except (\S+)", proc.stderr)]
+    found = [m.group(1) for m in re.finditer(r"--except '([^']*)'", proc.stderr)]
     if len(found) != 1:
         problems.append("%d `--except LIST` suggestions, not 1" % len(found))
     if problems:
         raise Mismatch("%s: %s; stderr:\n%s" % (cmd, "; ".join(problems), proc.stderr))
-    return found[0].split(","), lines[0]
+    return found[0].split(", "), lines[0]
 
 
 def restore_and_run(model, frozen, keys, use_saver=False):
