@@ -59,25 +59,28 @@ absl::Status checkFrozenGraphSize(const FreezeResult &Result, llvm::StringRef Pa
   uint64_t Size = encodedModelSize(*Result.M);
   if (Size <= SizeLimit)
     return absl::OkStatus();
-  std::vector<const FrozenVariable *> Biggest;
+  // The frozen variables whose Const is still in the graph (--optimize may
+  // have folded some away), by the bytes that Const takes.
+  std::vector<std::pair<uint64_t, llvm::StringRef>> Biggest;
   for (const FrozenVariable &V : Result.Frozen)
-    Biggest.push_back(&V);
-  llvm::sort(Biggest, [](const FrozenVariable *A, const FrozenVariable *B) {
-    return A->Bytes != B->Bytes ? A->Bytes > B->Bytes : A->Name < B->Name;
+    if (const Node *N = Result.M->graph().findNode(V.Name); N && N->op() == "Const")
+      Biggest.emplace_back(encodedNodeSize(*N), V.Name);
+  llvm::sort(Biggest, [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first > B.first : A.second < B.second;
   });
   std::vector<std::string> Constants;
-  for (const FrozenVariable *V : llvm::ArrayRef(Biggest).take_front(5))
-    Constants.push_back(absl::StrCat("'", V->Name, "' ", formatBytes(V->Bytes)));
-  // Each variable left unfrozen takes its value out of the graph; its
-  // variable node and reads take back far less than this margin.
+  for (const auto &[Bytes, Name] : llvm::ArrayRef(Biggest).take_front(5))
+    Constants.push_back(absl::StrCat("'", Name.str(), "' ", formatBytes(Bytes)));
+  // Left unfrozen, a variable's Const goes; its variable node (and reads)
+  // take back less than this margin.
   constexpr uint64_t NodeMargin = 1024;
   std::vector<std::string> Except;
   uint64_t Left = Size;
-  for (const FrozenVariable *V : Biggest) {
+  for (const auto &[Bytes, Name] : Biggest) {
     if (Left <= SizeLimit)
       break;
-    Except.push_back(V->Name);
-    Left -= std::min(Left, V->Bytes > NodeMargin ? V->Bytes - NodeMargin : 0);
+    Except.push_back(Name.str());
+    Left -= std::min(Left, Bytes > NodeMargin ? Bytes - NodeMargin : 0);
   }
   std::string Head = absl::StrCat(
       Path.str(), ": the frozen GraphDef would be ", formatBytes(Size), " (", Size,

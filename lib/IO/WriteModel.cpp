@@ -297,6 +297,10 @@ std::string printModelText(const Model &M) {
 
 uint64_t encodedModelSize(const Model &M) { return ModelEncoder(M).totalSize(); }
 
+uint64_t encodedNodeSize(const Node &N) {
+  return lengthDelimitedSize(NodeField, NodeEncoder(N).size());
+}
+
 absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &Options) {
   FROST_RETURN_IF_ERROR(waitForBackgroundWork());
   ModelEncoder Encoder(M);

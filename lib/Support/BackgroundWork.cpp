@@ -10,22 +10,11 @@ namespace frost {
 
 namespace {
 
+/// Never destroyed, its thread never joined: at exit nobody waits for what
+/// is queued (a run refused early exits at once), and no job runs against
+/// objects static destruction has already taken down.
 class WorkQueue {
 public:
-  ~WorkQueue() {
-    // At exit nobody waits for what is queued: a run that failed early
-    // (a graph refused as too big) exits without checking the rest.
-    std::deque<std::function<absl::Status()>> Dropped;
-    {
-      std::lock_guard<std::mutex> Guard(Lock);
-      Stopping = true;
-      Dropped.swap(Jobs);
-    }
-    Wake.notify_all();
-    if (Worker.joinable())
-      Worker.join();
-  }
-
   void push(std::function<absl::Status()> Job) {
     {
       std::lock_guard<std::mutex> Guard(Lock);
@@ -47,9 +36,7 @@ private:
   void run() {
     std::unique_lock<std::mutex> Guard(Lock);
     while (true) {
-      Wake.wait(Guard, [&] { return Stopping || !Jobs.empty(); });
-      if (Jobs.empty())
-        return; // stopping with nothing left
+      Wake.wait(Guard, [&] { return !Jobs.empty(); });
       std::function<absl::Status()> Job = std::move(Jobs.front());
       Jobs.pop_front();
       Guard.unlock();
@@ -68,13 +55,12 @@ private:
   std::deque<std::function<absl::Status()>> Jobs;
   uint64_t Queued = 0, Finished = 0;
   absl::Status FirstFailure;
-  bool Stopping = false;
   std::thread Worker;
 };
 
 WorkQueue &workQueue() {
-  static WorkQueue Q;
-  return Q;
+  static WorkQueue *Q = new WorkQueue;
+  return *Q;
 }
 
 } // namespace

@@ -158,8 +158,10 @@ struct MappingRegistry {
 };
 
 MappingRegistry &mappingRegistry() {
-  static MappingRegistry R;
-  return R;
+  // Never destroyed: mappings may outlive static destruction (held by
+  // background jobs dropped at exit).
+  static MappingRegistry *R = new MappingRegistry;
+  return *R;
 }
 
 /// The mapping holding all of `Bytes`, and its start; call with the lock held.
@@ -237,6 +239,8 @@ absl::Status readMappedBytes(llvm::StringRef Bytes,
 }
 
 void prefetchMappedPages(llvm::StringRef Bytes) {
+  if (Bytes.empty())
+    return; // a length of 0 would mean "to the end of the file"
   // Through the descriptor: madvise(MADV_WILLNEED) would also map the pages
   // into the process, and they would count as resident.
   if (std::optional<FileRegion> Region = mappedFileRegion(Bytes))
@@ -527,6 +531,10 @@ bool OutputSink::writeStaged(llvm::StringRef Bytes) {
   // cost little), the kernel's copy into the page cache is aligned.
   if (!Stage)
     Stage.reset(static_cast<char *>(std::aligned_alloc(PageBytes, StageBytes + PageBytes)));
+  if (!Stage) {
+    Errno = ENOMEM;
+    return false;
+  }
   for (size_t Done = 0; Done < Bytes.size() && !Errno;) {
     size_t Offset = Written % PageBytes;
     llvm::StringRef Piece = Bytes.substr(Done, StageBytes - Offset);
@@ -606,8 +614,8 @@ absl::Status OutputFile::write(const OutputProducer &Produce, bool Hash) {
   };
   // A device or pipe (-o /dev/null, /dev/stdout) is written in place:
   // renaming a file onto it would replace the device itself.
-  if (struct stat St; (::stat(Path.c_str(), &St) == 0 && !S_ISREG(St.st_mode)) ||
-                      isStreamAlias(Path)) {
+  // prepare() decided, once (writeModel relies on the same answer).
+  if (InPlace) {
     int Fd = ::open(Path.c_str(), O_WRONLY | O_CLOEXEC);
     if (Fd < 0)
       return errnoStatus(Path, "cannot open");

@@ -4,6 +4,7 @@
 // run, write. Every debugging aid lives in the pass manager.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/Support/BackgroundWork.h"
 #include "frost/Tools/OptMain.h"
 
 #include "frost/IO/GraphIO.h"
@@ -98,6 +99,8 @@ absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
   if (Config.GraphOnly)
     M->dropContainer();
   if (outputEncoding(Config) == Encoding::Text) {
+    // Checkpoint bytes in the text are checked first, as writeModel does.
+    FROST_RETURN_IF_ERROR(waitForBackgroundWork());
     TextOut += printModelText(*M);
     return absl::OkStatus();
   }

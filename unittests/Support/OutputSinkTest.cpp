@@ -118,25 +118,30 @@ TEST_F(OutputSinkTest, ReadMappedBytesSeesTheSameBytes) {
   EXPECT_EQ(Seen, Anonymous);
 }
 
+// In a child process: the failure it leaves would stay for every later test.
 TEST(BackgroundWorkTest, WaitReturnsTheFirstFailureAndKeepsIt) {
-  EXPECT_TRUE(waitForBackgroundWork().ok());
-  int Ran = 0;
-  runInBackground([&] {
-    ++Ran;
-    return absl::OkStatus();
-  });
-  runInBackground([&] {
-    ++Ran;
-    return absl::DataLossError("first");
-  });
-  runInBackground([&] {
-    ++Ran;
-    return absl::DataLossError("second");
-  });
-  absl::Status S = waitForBackgroundWork();
-  EXPECT_EQ(Ran, 3);
-  EXPECT_EQ(S.message(), "first");
-  EXPECT_EQ(waitForBackgroundWork().message(), "first");
+  ::testing::GTEST_FLAG(death_test_style) = "threadsafe";
+  EXPECT_EXIT(
+      {
+        bool Ok = waitForBackgroundWork().ok();
+        int Ran = 0;
+        runInBackground([&] {
+          ++Ran;
+          return absl::OkStatus();
+        });
+        runInBackground([&] {
+          ++Ran;
+          return absl::DataLossError("first");
+        });
+        runInBackground([&] {
+          ++Ran;
+          return absl::DataLossError("second");
+        });
+        Ok = Ok && waitForBackgroundWork().message() == "first" && Ran == 3 &&
+             waitForBackgroundWork().message() == "first";
+        std::_Exit(Ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 } // namespace

@@ -74,6 +74,8 @@ absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Opt
 
 /// The size of `M` in binary encoding, as writeModel would write it.
 uint64_t encodedModelSize(const Model &M);
+/// The bytes `N` takes in its GraphDef's encoding, framing included.
+uint64_t encodedNodeSize(const Node &N);
 
 /// The model in protobuf text form.
 std::string printModelText(const Model &M);
