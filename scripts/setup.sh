@@ -42,6 +42,11 @@ if [ "${1:-}" = "--with-tensorflow" ]; then
     python3 -m pip install -q tensorflow-cpu==2.21.0 2>&1 | grep -v "Running pip as the 'root' user" || true
     python3 -c "import tensorflow" >/dev/null 2>&1 || echo "setup: tensorflow unavailable; oracle tests will be reported unsupported"
   fi
+  # The Python package's extension and its tests (docs/python.md).
+  if ! python3 -c "import nanobind, pytest" >/dev/null 2>&1; then
+    echo "setup: installing nanobind and pytest (the Python package's build and tests)"
+    python3 -m pip install -q "nanobind>=2.0" pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
+  fi
   if ! python3 -c "import cv2" >/dev/null 2>&1; then
     echo "setup: installing opencv-python-headless==5.0.0.93 (test oracle only)"
     python3 -m pip install -q opencv-python-headless==5.0.0.93 2>&1 | grep -v "Running pip as the 'root' user" || true

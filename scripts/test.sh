@@ -44,7 +44,27 @@ run_suite() { # name build-dir cmake-args...
   passed=$((passed + gp + lp)); failed=$((failed + gf + lf)); skipped=$((skipped + gs + lu))
 }
 
-run_suite release build
+# The release build also builds the Python package's extension (position-
+# independent libraries; nanobind from setup), tested by pytest below.
+python_build=()
+python3 -c "import nanobind" >/dev/null 2>&1 && python_build=(-DFROST_BUILD_PYTHON=ON)
+run_suite release build "${python_build[@]}"
+echo "== python: pytest $(elapsed)"
+if [ ${#python_build[@]} -gt 0 ] && python3 -c "import pytest" >/dev/null 2>&1; then
+  FROST_BIN=build/bin PYTHONPATH=build/python python3 -m pytest -q -p no:cacheprovider \
+    python/tests > "$log/pytest" 2>&1
+  grep -E "FAILED|ERROR|Error" "$log/pytest" | head -40
+  pp=$(grep -oP '\b\K[0-9]+(?= passed)' "$log/pytest" | tail -1); pp=${pp:-0}
+  pf=$(grep -oP '\b\K[0-9]+(?= (failed|error))' "$log/pytest" | awk '{s += $1} END {print s + 0}')
+  ps=$(grep -oP '\b\K[0-9]+(?= skipped)' "$log/pytest" | tail -1); ps=${ps:-0}
+  # No summary at all (a crash): one failure.
+  grep -qE "[0-9]+ (passed|failed|error)" "$log/pytest" || { pf=1; tail -20 "$log/pytest"; }
+  echo "   pytest: $pp passed, $pf failed, $ps skipped"
+  passed=$((passed + pp)); failed=$((failed + pf)); skipped=$((skipped + ps))
+else
+  echo "   pytest: skipped (nanobind or pytest unavailable)"
+  skipped=$((skipped + 1))
+fi
 # One clang tree for the sanitized suite and the fuzzer: the libraries and
 # protos are compiled once for both.
 # The TensorFlow oracle tests ran on the release build; here they would
