@@ -51,7 +51,7 @@ void noteInode(const struct stat &St, llvm::StringRef Path) {
     return;
   InputRegistry &R = inputRegistry();
   std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Files.emplace(std::make_pair(St.st_dev, St.st_ino), Path.str());
+  R.Files.insert_or_assign(std::make_pair(St.st_dev, St.st_ino), Path.str());
 }
 
 /// A checkpoint or model path without its file extension: what its sibling
@@ -366,6 +366,15 @@ absl::Status checkNotAnInput(llvm::StringRef Path) {
   auto It = R.Files.find({St.st_dev, St.st_ino});
   if (It == R.Files.end())
     return absl::OkStatus();
+  // An input deleted since (a long-lived process: tests, Python) may have
+  // left its inode number to a new file: that one is no input.
+  struct stat Noted;
+  bool StillThere = It->second == "<stdin>" ? ::fstat(STDIN_FILENO, &Noted) == 0
+                                            : ::stat(It->second.c_str(), &Noted) == 0;
+  if (!StillThere || Noted.st_dev != St.st_dev || Noted.st_ino != St.st_ino) {
+    R.Files.erase(It);
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       Path.str(), ": is ", It->second == Path ? "an input" : "the same file as the input ",
       It->second == Path ? "" : It->second, "; write the output elsewhere"));

@@ -56,7 +56,9 @@ TEST_F(OutputSinkTest, WritesAndHashesEveryPathInOrder) {
   std::string Owned(200000, 'x');
   for (bool Hash : {false, true}) {
     std::string Expected;
-    std::unique_ptr<OutputFile> Out = *OutputFile::prepare(path("out.bin"));
+    absl::StatusOr<std::unique_ptr<OutputFile>> Prepared = OutputFile::prepare(path("out.bin"));
+    ASSERT_TRUE(Prepared.ok()) << Prepared.status();
+    std::unique_ptr<OutputFile> Out = std::move(*Prepared);
     ASSERT_TRUE(Out->write(
                        [&](OutputSink &Sink) {
                          auto put = [&](llvm::StringRef S) {
