@@ -33,7 +33,8 @@ bool isSavedModelDir(const std::string &Path) {
 /// The one input path the options name.
 absl::Status checkOneInput(const FreezeOptions &O) {
   size_t NumInputs = !O.Positional.empty() + !O.SavedModelDir.empty() +
-                     !(O.InputGraph.empty() && O.InputMetaGraph.empty());
+                     !(O.InputGraph.empty() && O.InputMetaGraph.empty()) +
+                     O.InputBytes.has_value();
   if (O.Positional.size() > 1)
     return absl::InvalidArgumentError(absl::StrCat(
         "one input expected, got ", O.Positional.size(), ": '", O.Positional[0], "', '",
@@ -101,7 +102,9 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     return absl::OkStatus();
   };
 
-  if (!O.SavedModelDir.empty()) {
+  if (O.InputBytes) {
+    In.GraphPath = O.InputBytesName;
+  } else if (!O.SavedModelDir.empty()) {
     In.GraphPath = O.SavedModelDir;
   } else if (!O.InputMetaGraph.empty()) {
     if (!O.InputGraph.empty())
@@ -128,7 +131,8 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
   ReadOptions Read;
   Read.Tags = O.Tags;
   Read.SizeLimit = O.SizeLimit;
-  FROST_ASSIGN_OR_RETURN(In.M, readModel(In.GraphPath, Read));
+  FROST_ASSIGN_OR_RETURN(In.M, O.InputBytes ? parseModel(*O.InputBytes, O.InputBytesName, Read)
+                                            : readModel(In.GraphPath, Read));
   if (In.M->kind() == ContainerKind::SavedModel) {
     // variables/variables, when the SavedModel has variables at all.
     if (std::string Prefix = savedModelVariables(In.GraphPath); !Prefix.empty())

@@ -303,6 +303,8 @@ uint64_t encodedNodeSize(const Node &N) {
 
 absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &Options) {
   FROST_RETURN_IF_ERROR(waitForBackgroundWork());
+  if (Options.Enc == Encoding::Text)
+    return printModelText(M);
   ModelEncoder Encoder(M);
   FROST_RETURN_IF_ERROR(checkWriteSize(Encoder, M, "<memory>", Options.SizeLimit));
   std::string Out;

@@ -33,9 +33,17 @@ static absl::Status errnoStatus(llvm::StringRef Path, llvm::StringRef What) {
 
 namespace {
 
+struct NotedInput {
+  std::string Path;
+  /// The live InputFileScopes that noted it; it is forgotten when the last
+  /// ends, unless it was noted outside any scope (a tool's whole run).
+  unsigned Scopes = 0;
+  bool ForTheProcess = false;
+};
+
 struct InputRegistry {
   std::mutex Lock;
-  std::map<std::pair<dev_t, ino_t>, std::string> Files;
+  std::map<InputFileScope::Inode, NotedInput> Files;
 };
 
 InputRegistry &inputRegistry() {
@@ -43,12 +51,20 @@ InputRegistry &inputRegistry() {
   return R;
 }
 
+thread_local InputFileScope *CurrentInputScope = nullptr;
+
 void noteInode(const struct stat &St, llvm::StringRef Path) {
   if (!S_ISREG(St.st_mode))
     return;
   InputRegistry &R = inputRegistry();
   std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Files.insert_or_assign(std::make_pair(St.st_dev, St.st_ino), Path.str());
+  InputFileScope::Inode Key{St.st_dev, St.st_ino};
+  NotedInput &N = R.Files[Key];
+  N.Path = Path.str();
+  if (!CurrentInputScope)
+    N.ForTheProcess = true;
+  else if (CurrentInputScope->Noted.insert(Key).second)
+    ++N.Scopes;
 }
 
 /// A checkpoint or model path without its file extension: what its sibling
@@ -365,16 +381,31 @@ absl::Status checkNotAnInput(llvm::StringRef Path) {
     return absl::OkStatus();
   // An input deleted since (a long-lived process: tests, Python) may have
   // left its inode number to a new file: that one is no input.
+  const std::string &Input = It->second.Path;
   struct stat Noted;
-  bool StillThere = It->second == "<stdin>" ? ::fstat(STDIN_FILENO, &Noted) == 0
-                                            : ::stat(It->second.c_str(), &Noted) == 0;
+  bool StillThere = Input == "<stdin>" ? ::fstat(STDIN_FILENO, &Noted) == 0
+                                       : ::stat(Input.c_str(), &Noted) == 0;
   if (!StillThere || Noted.st_dev != St.st_dev || Noted.st_ino != St.st_ino) {
-    R.Files.erase(It);
+    if (!It->second.Scopes)
+      R.Files.erase(It);
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      Path.str(), ": is ", It->second == Path ? "an input" : "the same file as the input ",
-      It->second == Path ? "" : It->second, "; write the output elsewhere"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(Path.str(), ": is ", Input == Path ? "an input" : "the same file as the input ",
+                   Input == Path ? "" : Input, "; write the output elsewhere"));
+}
+
+InputFileScope::InputFileScope() : Outer(CurrentInputScope) { CurrentInputScope = this; }
+
+InputFileScope::~InputFileScope() {
+  CurrentInputScope = Outer;
+  InputRegistry &R = inputRegistry();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  for (const Inode &Key : Noted) {
+    auto It = R.Files.find(Key);
+    if (It != R.Files.end() && --It->second.Scopes == 0 && !It->second.ForTheProcess)
+      R.Files.erase(It);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -13,6 +13,7 @@
 
 #include "frost/Freeze/Freeze.h"
 #include "frost/Support/File.h"
+#include "frost/Support/WarningLines.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Verify/Verify.h"
 
@@ -252,7 +253,8 @@ int runFreeze(FreezeCommandLine &C) {
   Clock::time_point Start = Clock::now();
   TimingReport Timing;
   C.O.PM.Timing = &Timing;
-  C.O.Notes = C.Quiet ? nullptr : &llvm::errs();
+  WarningLines WarningsOnly(llvm::errs());
+  C.O.Notes = C.Quiet ? static_cast<llvm::raw_ostream *>(&WarningsOnly) : &llvm::errs();
   // Mistakes on the command line are usage errors: exit 2, as argparse does.
   auto fail = runFailure;
   auto usage = usageFailure;

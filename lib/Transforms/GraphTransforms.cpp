@@ -5,6 +5,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Support/Caret.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Pipelines.h"
 
 #include "absl/strings/str_cat.h"
@@ -385,6 +386,17 @@ absl::Status runGraphTransforms(std::unique_ptr<Model> &M,
     FROST_ASSIGN_OR_RETURN(M, parseModel(Before, "<graph before the transform>"));
   }
   return absl::OkStatus();
+}
+
+absl::Status transformGraph(std::unique_ptr<Model> &M, llvm::StringRef Text,
+                            const TransformContext &Context, const PassManagerOptions &Options,
+                            llvm::raw_ostream &Warnings) {
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  FROST_ASSIGN_OR_RETURN(std::vector<TransformCall> Calls, parseTransformList(Text));
+  FROST_ASSIGN_OR_RETURN(std::vector<PreparedTransform> Transforms,
+                         prepareGraphTransforms(Calls, Context, Registry, Text));
+  return runGraphTransforms(M, std::move(Transforms), Options, Warnings);
 }
 
 } // namespace frost

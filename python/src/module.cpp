@@ -1,21 +1,33 @@
 //===- module.cpp - The frost._frost extension module ---------------------===//
 //
-// A thin layer over lib/Freeze: Python arguments -> FreezeOptions -> the same
-// freeze() and writer as freeze-graph. Long work runs without the GIL; every
-// failure is the library's one-line absl::Status, raised as frost.FrostError
-// (never an abort: library code returns statuses).
+// A thin layer over the libraries the tools use: Python arguments -> the
+// options a driver would build -> the same library calls -> bytes, a file
+// written atomically, or the tools' JSON. Long work runs without the GIL;
+// every failure is the library's one-line absl::Status, raised as
+// frost.FrostError (never an abort: library code returns statuses). Each call
+// is one InputFileScope: a later call may write what an earlier one read.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Freeze/Freeze.h"
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/Verifier.h"
+#include "frost/Inspect/CheckpointSummary.h"
+#include "frost/Inspect/GraphSummary.h"
+#include "frost/Support/File.h"
+#include "frost/Support/WarningLines.h"
+#include "frost/Transforms/GraphTransforms.h"
+
+#include "absl/strings/str_cat.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nb = nanobind;
@@ -30,18 +42,50 @@ nb::object FrostErrorType;
   throw nb::python_error();
 }
 
+/// A model given by path, or as bytes (bytes, a GraphDef object serialized)
+/// named `Name` in messages. The bytes object outlives the call, which holds
+/// a reference to it: reading it without the GIL is safe.
+struct ModelArg {
+  ModelArg(std::optional<std::string> Path, std::optional<nb::bytes> Data, std::string Name)
+      : Path(std::move(Path)), Data(std::move(Data)), Name(std::move(Name)) {
+    if (this->Data)
+      Bytes = {this->Data->c_str(), this->Data->size()};
+  }
+  std::optional<std::string> Path;
+  std::optional<nb::bytes> Data;
+  std::string Name;
+  /// Data's bytes, found while holding the GIL.
+  llvm::StringRef Bytes;
+};
+
+/// What a call returns besides its result: the warnings the library wrote
+/// ("warning: ..." lines), for the Python side to raise as FrostWarnings.
+using WithWarnings = std::pair<nb::object, std::string>;
+
+/// The model as bytes (binary or text) unless it went to `Output`.
+nb::object bytesOrNone(const std::optional<std::string> &Output, const std::string &Bytes) {
+  if (Output)
+    return nb::none();
+  return nb::bytes(Bytes.data(), Bytes.size());
+}
+
 /// freeze(): the frozen GraphDef as bytes, or written to `output` (None
 /// returned) atomically, as freeze-graph writes it.
-nb::object freezeModel(const std::string &Model, const std::vector<std::string> &Outputs,
-                       const std::optional<std::string> &Checkpoint,
-                       const std::optional<std::string> &Signature,
-                       const std::optional<std::string> &Ema,
-                       const std::vector<std::string> &Bind, const std::vector<std::string> &Only,
-                       const std::vector<std::string> &Except,
-                       const std::vector<std::string> &Tags, bool Optimize,
-                       const std::optional<std::string> &Output, bool Text) {
+WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &Outputs,
+                         const std::optional<std::string> &Checkpoint,
+                         const std::optional<std::string> &Signature,
+                         const std::optional<std::string> &Ema,
+                         const std::vector<std::string> &Bind,
+                         const std::vector<std::string> &Only,
+                         const std::vector<std::string> &Except,
+                         const std::vector<std::string> &Tags, bool Optimize,
+                         const std::optional<std::string> &Output, bool Text) {
   frost::FreezeOptions O;
-  O.Positional = {Model};
+  if (Model.Path)
+    O.Positional = {*Model.Path};
+  else
+    O.InputBytes = Model.Bytes.str();
+  O.InputBytesName = Model.Name;
   O.Outputs = Outputs;
   O.Checkpoint = Checkpoint.value_or("");
   O.Signature = Signature.value_or("");
@@ -52,11 +96,21 @@ nb::object freezeModel(const std::string &Model, const std::vector<std::string> 
   if (!Tags.empty())
     O.Tags = Tags;
   O.Optimize = Optimize;
-  O.Notes = nullptr; // a library call is quiet
+  std::string Warned;
+  llvm::raw_string_ostream WarnedStream(Warned);
+  frost::WarningLines Warnings(WarnedStream);
+  O.Notes = &Warnings;
+  frost::WriteOptions Write;
+  Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
   absl::Status Failed;
   std::string Bytes;
   {
     nb::gil_scoped_release Unlocked;
+    frost::InputFileScope Inputs;
+    if (Model.Path)
+      frost::noteInputFiles(*Model.Path);
+    if (Checkpoint)
+      frost::noteInputFiles(*Checkpoint);
     absl::StatusOr<frost::FreezeResult> R = frost::freeze(O);
     if (!R.ok()) {
       Failed = R.status();
@@ -65,11 +119,9 @@ nb::object freezeModel(const std::string &Model, const std::vector<std::string> 
           *R, *Output, Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary);
       if (!F.ok())
         Failed = F.status();
-    } else if (Text) {
-      Bytes = frost::printModelText(*R->M);
     } else if (absl::Status S = frost::checkFrozenGraphSize(*R, "<bytes>"); !S.ok()) {
       Failed = S;
-    } else if (absl::StatusOr<std::string> B = frost::serializeModel(*R->M); B.ok()) {
+    } else if (absl::StatusOr<std::string> B = frost::serializeModel(*R->M, Write); B.ok()) {
       Bytes = std::move(*B);
     } else {
       Failed = B.status();
@@ -77,9 +129,97 @@ nb::object freezeModel(const std::string &Model, const std::vector<std::string> 
   }
   if (!Failed.ok())
     raise(Failed);
-  if (Output)
-    return nb::none();
-  return nb::bytes(Bytes.data(), Bytes.size());
+  return {bytesOrNone(Output, Bytes), Warned};
+}
+
+/// The model of a path or of bytes, read as the tools read their input.
+absl::StatusOr<std::unique_ptr<frost::Model>> readModelArg(const ModelArg &Model,
+                                                           const frost::ReadOptions &Read) {
+  if (Model.Path) {
+    frost::noteInputFiles(*Model.Path);
+    return frost::readModel(*Model.Path, Read);
+  }
+  return frost::parseModel(Model.Bytes, Model.Name, Read);
+}
+
+/// transform(): transform-graph over a GraphDef, to bytes or to `Output`.
+WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms,
+                            const std::vector<std::string> &Inputs,
+                            const std::vector<std::string> &Outputs,
+                            const std::optional<std::string> &Output, bool Text) {
+  std::string Warned;
+  llvm::raw_string_ostream WarnedStream(Warned);
+  frost::WarningLines Warnings(WarnedStream);
+  absl::Status Failed;
+  std::string Bytes;
+  {
+    nb::gil_scoped_release Unlocked;
+    frost::InputFileScope InputFiles;
+    Failed = [&]() -> absl::Status {
+      frost::PassManagerOptions PM;
+      FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Graph, {}));
+      if (absl::Status S = frost::verifyGraph(M->graph()); !S.ok())
+        return absl::Status(S.code(), absl::StrCat(Graph.Path.value_or(Graph.Name), ": ",
+                                                   S.message()));
+      FROST_RETURN_IF_ERROR(
+          frost::transformGraph(M, Transforms, {Inputs, Outputs}, PM, Warnings));
+      M->dropContainer();
+      frost::WriteOptions Write;
+      Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
+      if (Output)
+        return frost::writeModel(*M, *Output, Write);
+      FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*M, Write));
+      return absl::OkStatus();
+    }();
+  }
+  if (!Failed.ok())
+    raise(Failed);
+  return {bytesOrNone(Output, Bytes), Warned};
+}
+
+/// inspect_checkpoint(): frost-inspect checkpoint --json's document.
+std::string inspectCheckpoint(const std::string &Path, const std::vector<std::string> &Tensors,
+                              bool Values, bool VerifyChecksums) {
+  std::string Json;
+  absl::Status Failed;
+  {
+    nb::gil_scoped_release Unlocked;
+    frost::InputFileScope InputFiles;
+    llvm::raw_string_ostream OS(Json);
+    Failed = [&]() -> absl::Status {
+      FROST_ASSIGN_OR_RETURN(frost::inspect::OpenedCheckpoint C,
+                             frost::inspect::openCheckpoint(Path, VerifyChecksums));
+      FROST_ASSIGN_OR_RETURN(std::vector<const frost::VariableInfo *> Vars,
+                             frost::inspect::selectVariables(*C.Reader, Tensors));
+      return frost::inspect::printCheckpointJson(C, Vars, Values || !Tensors.empty(), OS);
+    }();
+  }
+  if (!Failed.ok())
+    raise(Failed);
+  return Json;
+}
+
+/// summarize(): frost-inspect graph --json's document.
+std::string summarizeModel(const ModelArg &Model, const std::vector<std::string> &Tags) {
+  std::string Json;
+  absl::Status Failed;
+  {
+    nb::gil_scoped_release Unlocked;
+    frost::InputFileScope InputFiles;
+    llvm::raw_string_ostream OS(Json);
+    Failed = [&]() -> absl::Status {
+      frost::ReadOptions Read;
+      if (!Tags.empty())
+        Read.Tags = Tags;
+      FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Model, Read));
+      frost::inspect::printGraphSummaryJson(
+          frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
+      return absl::OkStatus();
+    }();
+  }
+  if (!Failed.ok())
+    raise(Failed);
+  return Json;
 }
 
 } // namespace
@@ -90,8 +230,20 @@ NB_MODULE(_frost, M) {
       "frost.FrostError", "A Frost failure: one line naming the file, the object and where.",
       PyExc_RuntimeError, nullptr));
   M.attr("FrostError") = FrostErrorType;
-  M.def("freeze", &freezeModel, nb::arg("model"), nb::arg("outputs"), nb::arg("checkpoint"),
-        nb::arg("signature"), nb::arg("ema"), nb::arg("bind"), nb::arg("only"),
-        nb::arg("except_"), nb::arg("tags"), nb::arg("optimize"), nb::arg("output"),
-        nb::arg("text"));
+  nb::class_<ModelArg>(M, "ModelArg", "A model by path, or as bytes named in messages")
+      .def(nb::init<std::optional<std::string>, std::optional<nb::bytes>, std::string>(),
+           nb::arg("path").none(), nb::arg("data").none(), nb::arg("name"));
+  M.def("freeze", &freezeModel, nb::arg("model"), nb::arg("outputs"),
+        nb::arg("checkpoint").none(), nb::arg("signature").none(), nb::arg("ema").none(),
+        nb::arg("bind"), nb::arg("only"), nb::arg("except_"), nb::arg("tags"),
+        nb::arg("optimize"), nb::arg("output").none(), nb::arg("text"),
+        "Freeze a model; (bytes or None, warnings text)");
+  M.def("transform", &transformModel, nb::arg("graph"), nb::arg("transforms"),
+        nb::arg("inputs"), nb::arg("outputs"), nb::arg("output").none(), nb::arg("text"),
+        "Run graph transforms; (bytes or None, warnings text)");
+  M.def("inspect_checkpoint", &inspectCheckpoint, nb::arg("path"), nb::arg("tensors"),
+        nb::arg("values"), nb::arg("verify_checksums"),
+        "frost-inspect checkpoint --json's document");
+  M.def("summarize", &summarizeModel, nb::arg("model"), nb::arg("tags"),
+        "frost-inspect graph --json's document");
 }

@@ -38,6 +38,10 @@ struct FreezeOptions {
   /// a SavedModel directory (freeze_graph.py's --input_* flags).
   std::vector<std::string> Positional;
   std::string InputGraph, InputMetaGraph, SavedModelDir;
+  /// Or the model itself: a serialized GraphDef or MetaGraphDef, binary or
+  /// text (Python's GraphDef objects), named InputBytesName in messages.
+  std::optional<std::string> InputBytes;
+  std::string InputBytesName = "<bytes>";
   /// Checkpoint to freeze from; default: the input's own.
   std::string Checkpoint;
   /// A SaverDef file whose restore op maps variables to keys.

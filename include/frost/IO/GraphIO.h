@@ -80,7 +80,7 @@ uint64_t encodedNodeSize(const Node &N);
 /// The model in protobuf text form.
 std::string printModelText(const Model &M);
 
-/// The model's binary encoding.
+/// The model's bytes as writeModel would write them (binary, or text).
 absl::StatusOr<std::string> serializeModel(const Model &M,
                                            const WriteOptions &Options = {});
 

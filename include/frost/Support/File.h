@@ -12,7 +12,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace frost {
 
@@ -199,6 +201,24 @@ void noteInputFiles(llvm::StringRef Path);
 
 /// Refuses `Path` when it is a noted input.
 absl::Status checkNotAnInput(llvm::StringRef Path);
+
+/// While it lives, the inputs its thread notes are inputs of one call only,
+/// forgotten when it ends: a long-lived process (Python) may write a file
+/// that an earlier call read. Outside any scope an input is one for the
+/// process's life (a tool's run).
+class InputFileScope {
+public:
+  InputFileScope();
+  ~InputFileScope();
+  InputFileScope(const InputFileScope &) = delete;
+  InputFileScope &operator=(const InputFileScope &) = delete;
+
+  using Inode = std::pair<uint64_t, uint64_t>; // device, inode number
+  std::set<Inode> Noted;
+
+private:
+  InputFileScope *Outer;
+};
 
 /// Writes `Path` through a temporary file in the same directory that is renamed
 /// over `Path` only when `Produce` succeeds, so a failure never leaves a partial

@@ -90,6 +90,13 @@ absl::Status runGraphTransforms(std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Transforms,
                                 const PassManagerOptions &Options, llvm::raw_ostream &Warnings);
 
+/// transform_graph's whole work on a model in memory, for callers that need
+/// not tell a bad list from a bad graph (Python): `Text` parsed (named
+/// --transforms in carets), prepared over every registered pass, and run.
+absl::Status transformGraph(std::unique_ptr<Model> &M, llvm::StringRef Text,
+                            const TransformContext &Context, const PassManagerOptions &Options,
+                            llvm::raw_ostream &Warnings);
+
 } // namespace frost
 
 #endif // FROST_TRANSFORMS_GRAPHTRANSFORMS_H
