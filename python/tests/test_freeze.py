@@ -1,38 +1,13 @@
-"""frost.freeze against freeze-graph on the hand-written fixture of test/Tools/freeze-graph.test
-(add = x * v1 + v2, out = add * keep_prob; v1 = 2, v2 = 3), no TensorFlow needed.
-
-    FROST_BIN=build/bin PYTHONPATH=build-python/python python3 -m pytest python/tests
-"""
+"""frost.freeze against freeze-graph on the hand-written fixture (conftest.py), no TensorFlow."""
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
 import frost
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("FROST_BIN", os.path.join(REPO, "build", "bin"))
-
-
-def run(tool, *args):
-    return subprocess.run([os.path.join(BIN, tool)] + [str(a) for a in args],
-                          capture_output=True, text=True)
-
-
-@pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    """A .meta and its checkpoint, as freeze-graph.test writes them."""
-    d = tmp_path_factory.mktemp("model")
-    prefix = d / "model"
-    subprocess.run([sys.executable, os.path.join(REPO, "test", "Transforms", "Inputs",
-                                                 "write_checkpoint.py"), prefix,
-                    "v1:float:1:2.0", "v2:float:1:3.0", "v1/ExponentialMovingAverage:float:1:1.5",
-                    "other:float:1:7"], check=True)
-    r = run("frost-opt", os.path.join(REPO, "test", "Tools", "Inputs", "freeze-model.pbtxt"),
-            "--emit=pb", "-o", str(prefix) + ".meta")
-    assert r.returncode == 0, r.stderr
-    return prefix
+from conftest import TOOLS_INPUTS, last_error_line, run
 
 
 def test_bytes_are_the_clis(model, tmp_path):
@@ -47,7 +22,7 @@ def test_options_are_the_clis(model, tmp_path):
     r = run("freeze-graph", model, "--outputs", "out", "--ema", "--bind", "keep_prob=0.5",
             "--except", "v2", "-o", cli, "-q")
     assert r.returncode == 0, r.stderr
-    got = frost.freeze(model, "out", ema=True, bind={"keep_prob": "0.5"}, except_=["v2"],
+    got = frost.freeze(model, "out", ema=True, bind={"keep_prob": 0.5}, except_=["v2"],
                        text=True)
     assert got == cli.read_bytes()
 
@@ -58,6 +33,23 @@ def test_output_file(model, tmp_path):
     assert out.read_bytes() == frost.freeze(model, ["add"])
 
 
+def test_graph_as_bytes_with_its_checkpoint(model, tmp_path):
+    """A MetaGraphDef given as bytes (as a GraphDef object would be) freezes as its file does."""
+    meta = model.parent / "model.meta"
+    cli = tmp_path / "cli.pb"
+    r = run("freeze-graph", "--input_meta_graph", meta, "--checkpoint", model, "--outputs", "add",
+            "-o", cli, "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.freeze(meta.read_bytes(), ["add"], checkpoint=model) == cli.read_bytes()
+
+
+def test_graph_as_bytes_names_them_in_errors(model):
+    with pytest.raises(frost.FrostError, match=r"^<bytes>: .*variable"):
+        frost.freeze((model.parent / "model.meta").read_bytes(), ["add"])
+    with pytest.raises(frost.FrostError, match=r"^<bytes>: not a protobuf file"):
+        frost.freeze(b"\xff\xff\xff\xff", ["add"])
+
+
 @pytest.mark.parametrize("args, kwargs", [
     (["--outputs", "nosuch"], {"outputs": ["nosuch"]}),
     (["--outputs", "add", "--checkpoint", "/nonexistent/ckpt"],
@@ -66,13 +58,71 @@ def test_output_file(model, tmp_path):
 def test_errors_are_the_clis(model, tmp_path, args, kwargs):
     r = run("freeze-graph", model, "-o", tmp_path / "x.pb", *args)
     assert r.returncode == 1
-    message = r.stderr.strip().splitlines()[-1]
     with pytest.raises(frost.FrostError) as e:
-        frost.freeze(model, **kwargs)
-    assert message.endswith(str(e.value)), (message, str(e.value))
-    assert not (tmp_path / "x.pb").exists()
+        frost.freeze(model, output=tmp_path / "y.pb", **kwargs)
+    assert str(e.value) == last_error_line(r.stderr)
+    assert os.listdir(tmp_path) == []
 
 
 def test_missing_model_raises_not_aborts(tmp_path):
     with pytest.raises(frost.FrostError, match="nothing"):
         frost.freeze(tmp_path / "nothing", ["add"])
+
+
+def test_warnings_are_frost_warnings(tmp_path):
+    with pytest.warns(frost.FrostWarning, match=r"^the frozen graph calls Python: 'PyFunc'"):
+        frost.freeze(os.path.join(TOOLS_INPUTS, "pyfunc-graph.pbtxt"), ["out"])
+
+
+def test_an_input_is_one_calls_only(model, tmp_path):
+    """A training script freezes to frozen.pb, reads it, and freezes to it again: each call's
+    inputs are its own. Within a call, an input is never the output."""
+    out = tmp_path / "frozen.pb"
+    frost.freeze(model, ["add"], output=out)
+    assert frost.summarize(out)["outputs"] == [{"name": "add", "op": "AddV2"}]
+    frost.transform(out, "remove_device", output=tmp_path / "moved.pb")
+    frost.freeze(model, ["add"], output=out)
+    frozen = out.read_bytes()
+    with pytest.raises(frost.FrostError, match="is an input; write the output elsewhere"):
+        frost.transform(out, "remove_device", output=out)
+    with pytest.raises(frost.FrostError, match=r"model\.index: is an input"):
+        frost.freeze(model, ["add"], output=str(model) + ".index")
+    assert out.read_bytes() == frozen
+
+
+GIL_PROBE = textwrap.dedent("""
+    # A call that waits for its input must not hold the GIL: the input is a FIFO that this
+    # thread fills while the call reads it in another.
+    import os, sys, threading
+    import frost
+    fifo, graph, call = sys.argv[1], sys.argv[2], sys.argv[3]
+    result = {}
+    def work():
+        try:
+            if call == "freeze":
+                result["bytes"] = frost.freeze(fifo, ["out"])
+            else:
+                result["bytes"] = frost.transform(fifo, "remove_device")
+        except Exception as e:
+            result["error"] = e
+    worker = threading.Thread(target=work)
+    worker.start()
+    with open(fifo, "wb") as f:  # blocks until the call opens it
+        f.write(open(graph, "rb").read())
+    worker.join()
+    print(len(result["bytes"]) if "bytes" in result else result["error"])
+""")
+
+
+@pytest.mark.parametrize("call", ["freeze", "transform"])
+def test_long_calls_release_the_gil(tmp_path, call):
+    fifo = tmp_path / "graph.pbtxt"
+    os.mkfifo(fifo)
+    graph = os.path.join(TOOLS_INPUTS, "pyfunc-graph.pbtxt")
+    try:
+        r = subprocess.run([sys.executable, "-c", GIL_PROBE, fifo, graph, call],
+                           capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("frost.%s held the GIL while waiting for its input" % call)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) > 0, r.stdout

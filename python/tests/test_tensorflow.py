@@ -1,0 +1,82 @@
+"""TensorFlow as the oracle: a TF1 model trained-and-saved by TensorFlow, frozen in Python by
+frost, imported with tf.import_graph_def and run, gives what the session gave and what
+TensorFlow's own convert_variables_to_constants gives. Skipped without TensorFlow."""
+import numpy as np
+import pytest
+
+import frost
+
+tf = pytest.importorskip("tensorflow")
+v1 = tf.compat.v1
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """prefix, its graph, the input batch, the session's outputs and TF's own frozen graph."""
+    prefix = str(tmp_path_factory.mktemp("tf") / "model.ckpt")
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 3], name="x")
+        w = v1.get_variable("w", [3, 2], initializer=v1.random_normal_initializer(seed=1))
+        b = v1.get_variable("b", [2], initializer=v1.constant_initializer(0.25))
+        scale = v1.constant(2.0, name="scale")
+        y = tf.identity(tf.tanh(tf.matmul(x, w) + b) * scale, name="y")
+        ema = tf.train.ExponentialMovingAverage(0.5)
+        with tf.control_dependencies([v1.assign_add(w, tf.ones_like(w))]):
+            train = ema.apply([w, b])
+        saver = v1.train.Saver()
+        batch = np.random.RandomState(0).rand(4, 3).astype(np.float32)
+        with v1.Session(graph=graph) as sess:
+            sess.run(v1.global_variables_initializer())
+            sess.run(train)
+            saver.save(sess, prefix)
+            expected = sess.run(y, {x: batch})
+            tf_frozen = v1.graph_util.convert_variables_to_constants(
+                sess, graph.as_graph_def(), ["y"])
+    return prefix, graph, batch, expected, tf_frozen
+
+
+def run_frozen(graph_def, batch):
+    if isinstance(graph_def, bytes):
+        graph_def = v1.GraphDef.FromString(graph_def)
+    g = tf.Graph()
+    with g.as_default():
+        v1.import_graph_def(graph_def, name="")
+    with v1.Session(graph=g) as sess:
+        return sess.run("y:0", {"x:0": batch})
+
+
+def test_round_trip(trained):
+    prefix, _, batch, expected, tf_frozen = trained
+    frozen = frost.freeze(prefix, ["y"])
+    np.testing.assert_array_equal(run_frozen(frozen, batch), expected)
+    np.testing.assert_array_equal(run_frozen(tf_frozen, batch), expected)
+
+
+def test_graph_objects_are_accepted(trained):
+    prefix, graph, batch, expected, _ = trained
+    with graph.as_default():
+        meta = v1.train.export_meta_graph()
+    for model in (graph.as_graph_def(), graph, meta):
+        frozen = frost.freeze(model, ["y"], checkpoint=prefix)
+        np.testing.assert_array_equal(run_frozen(frozen, batch), expected)
+
+
+def test_ema_round_trip(trained):
+    """ema=True freezes the shadows: y computed from the averaged w and b."""
+    prefix, graph, batch, _, _ = trained
+    reader = tf.train.load_checkpoint(prefix)
+    w = reader.get_tensor("w/ExponentialMovingAverage")
+    b = reader.get_tensor("b/ExponentialMovingAverage")
+    expected = np.tanh(batch @ w + b) * 2.0
+    got = run_frozen(frost.freeze(prefix, ["y"], ema=True), batch)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_transform_of_tensorflows_graph_def(trained):
+    """transform() takes TF's own frozen GraphDef object; the result still runs the same."""
+    _, _, batch, expected, tf_frozen = trained
+    out = frost.transform(tf_frozen, "fold_constants strip_unused_nodes sort_by_execution_order",
+                          inputs=["x"], outputs=["y"])
+    np.testing.assert_array_equal(run_frozen(out, batch), expected)
+    assert frost.summarize(tf_frozen)["inputs"][0]["name"] == "x"

@@ -1,0 +1,70 @@
+"""frost.transform against transform-graph on test/Tools/transform-graph.test's model."""
+import os
+
+import pytest
+
+import frost
+from conftest import TOOLS_INPUTS, run
+
+GRAPH = os.path.join(TOOLS_INPUTS, "transform-graph-model.pbtxt")
+README = ('strip_unused_nodes(type=float, shape="1,2") remove_nodes(op=Identity, op=CheckNumerics) '
+          'fold_constants(ignore_errors=true) sort_by_execution_order')
+
+
+def cli(tmp_path, *flags):
+    out = tmp_path / "cli.out"
+    r = run("transform-graph", "--in_graph=" + GRAPH, "--out_graph=%s" % out, "--inputs=input",
+            "--outputs=out", "--transforms=" + README, *flags)
+    assert r.returncode == 0, r.stderr
+    return out.read_bytes()
+
+
+def test_bytes_are_the_clis(tmp_path):
+    assert frost.transform(GRAPH, README, ["input"], ["out"]) == cli(tmp_path)
+    assert frost.transform(GRAPH, README, "input", "out", text=True) == \
+        cli(tmp_path, "--output_as_text")
+
+
+def test_graph_as_bytes_and_transforms_as_a_list(tmp_path):
+    with open(GRAPH, "rb") as f:
+        text = f.read()
+    binary = frost.transform(text, "remove_device")
+    got = frost.transform(binary, [README.split(") ", 1)[0] + ")",
+                                   README.split(") ", 1)[1]], ["input"], ["out"])
+    assert got == cli(tmp_path)
+
+
+def test_output_file(tmp_path):
+    out = tmp_path / "out.pbtxt"
+    assert frost.transform(GRAPH, README, ["input"], ["out"], output=out, text=True) is None
+    assert out.read_bytes() == cli(tmp_path, "--output_as_text")
+
+
+@pytest.mark.parametrize("graph, transforms", [
+    (GRAPH, "fold_constants(ignore_erors=true)"),
+    (GRAPH, "no_such_transform"),
+    ("/nonexistent/graph.pb", "remove_device"),
+])
+def test_errors_are_the_clis(tmp_path, graph, transforms):
+    r = run("transform-graph", "--in_graph=%s" % graph, "--out_graph=%s" % (tmp_path / "x.pb"),
+            "--transforms=" + transforms)
+    assert r.returncode in (1, 2)
+    assert r.stderr.startswith("error: ")
+    with pytest.raises(frost.FrostError) as e:
+        frost.transform(graph, transforms, output=tmp_path / "y.pb")
+    assert str(e.value) == r.stderr[len("error: "):].rstrip("\n")
+    assert os.listdir(tmp_path) == []
+
+
+def test_warnings_are_frost_warnings():
+    def const(name, values):
+        return ('node { name: "%s" op: "Const" attr { key: "dtype" value { type: DT_INT32 } } '
+                'attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { '
+                'size: %d } } %s } } } }\n' % (name, len(values),
+                                              " ".join("int_val: %d" % v for v in values)))
+    graph = (const("a", [1, 0]) + const("b", [1, 0, 0]) +
+             'node { name: "n" op: "Add" input: "a" input: "b" '
+             'attr { key: "T" value { type: DT_INT32 } } }').encode()
+    with pytest.warns(frost.FrostWarning, match=r"^fold-constants: node 'n' \(Add\) left "
+                                                r"computed: Add: Incompatible shapes"):
+        frost.transform(graph, "fold_constants", outputs=["n"])
