@@ -53,6 +53,16 @@ InputRegistry &inputRegistry() {
 
 thread_local InputFileScope *CurrentInputScope = nullptr;
 
+/// Whether the input noted as `Path` is still file `Key`: one deleted since
+/// (a long-lived process: tests, Python) may have left its inode number to a
+/// new file, which is no input.
+bool stillNames(const std::string &Path, const InputFileScope::Inode &Key) {
+  struct stat St;
+  bool Found = Path == "<stdin>" ? ::fstat(STDIN_FILENO, &St) == 0
+                                 : ::stat(Path.c_str(), &St) == 0;
+  return Found && St.st_dev == Key.first && St.st_ino == Key.second;
+}
+
 void noteInode(const struct stat &St, llvm::StringRef Path) {
   if (!S_ISREG(St.st_mode))
     return;
@@ -60,6 +70,8 @@ void noteInode(const struct stat &St, llvm::StringRef Path) {
   std::lock_guard<std::mutex> Guard(R.Lock);
   InputFileScope::Inode Key{St.st_dev, St.st_ino};
   NotedInput &N = R.Files[Key];
+  if (!N.Path.empty() && N.Path != Path && !stillNames(N.Path, Key))
+    N.ForTheProcess = false; // the process's input of that number is gone
   N.Path = Path.str();
   if (!CurrentInputScope)
     N.ForTheProcess = true;
@@ -379,13 +391,8 @@ absl::Status checkNotAnInput(llvm::StringRef Path) {
   auto It = R.Files.find({St.st_dev, St.st_ino});
   if (It == R.Files.end())
     return absl::OkStatus();
-  // An input deleted since (a long-lived process: tests, Python) may have
-  // left its inode number to a new file: that one is no input.
   const std::string &Input = It->second.Path;
-  struct stat Noted;
-  bool StillThere = Input == "<stdin>" ? ::fstat(STDIN_FILENO, &Noted) == 0
-                                       : ::stat(Input.c_str(), &Noted) == 0;
-  if (!StillThere || Noted.st_dev != St.st_dev || Noted.st_ino != St.st_ino) {
+  if (!stillNames(Input, It->first)) {
     if (!It->second.Scopes)
       R.Files.erase(It);
     return absl::OkStatus();
