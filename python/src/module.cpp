@@ -42,6 +42,19 @@ nb::object FrostErrorType;
   throw nb::python_error();
 }
 
+/// Runs `Work` (-> absl::Status) as one call: without the GIL, its inputs its
+/// own; a failure is raised as FrostError once the GIL is back.
+template <typename WorkFn> void runCall(WorkFn &&Work) {
+  absl::Status Failed;
+  {
+    nb::gil_scoped_release Unlocked;
+    frost::InputFileScope Inputs;
+    Failed = Work();
+  }
+  if (!Failed.ok())
+    raise(Failed);
+}
+
 /// A model given by path, or as bytes (bytes, a GraphDef object serialized)
 /// named `Name` in messages. The bytes object outlives the call, which holds
 /// a reference to it: reading it without the GIL is safe.
@@ -102,33 +115,21 @@ WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &
   O.Notes = &Warnings;
   frost::WriteOptions Write;
   Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
-  absl::Status Failed;
   std::string Bytes;
-  {
-    nb::gil_scoped_release Unlocked;
-    frost::InputFileScope Inputs;
+  runCall([&]() -> absl::Status {
     if (Model.Path)
       frost::noteInputFiles(*Model.Path);
     if (Checkpoint)
       frost::noteInputFiles(*Checkpoint);
-    absl::StatusOr<frost::FreezeResult> R = frost::freeze(O);
-    if (!R.ok()) {
-      Failed = R.status();
-    } else if (Output) {
-      absl::StatusOr<frost::FrozenFile> F = frost::writeFrozenGraph(
-          *R, *Output, Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary);
-      if (!F.ok())
-        Failed = F.status();
-    } else if (absl::Status S = frost::checkFrozenGraphSize(*R, "<bytes>"); !S.ok()) {
-      Failed = S;
-    } else if (absl::StatusOr<std::string> B = frost::serializeModel(*R->M, Write); B.ok()) {
-      Bytes = std::move(*B);
-    } else {
-      Failed = B.status();
-    }
-  }
-  if (!Failed.ok())
-    raise(Failed);
+    FROST_ASSIGN_OR_RETURN(frost::FreezeResult R, frost::freeze(O));
+    if (Output)
+      return frost::writeFrozenGraph(R, *Output,
+                                     Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary)
+          .status();
+    FROST_RETURN_IF_ERROR(frost::checkFrozenGraphSize(R, "<bytes>"));
+    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*R.M, Write));
+    return absl::OkStatus();
+  });
   return {bytesOrNone(Output, Bytes), Warned};
 }
 
@@ -150,30 +151,22 @@ WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms
   std::string Warned;
   llvm::raw_string_ostream WarnedStream(Warned);
   frost::WarningLines Warnings(WarnedStream);
-  absl::Status Failed;
   std::string Bytes;
-  {
-    nb::gil_scoped_release Unlocked;
-    frost::InputFileScope InputFiles;
-    Failed = [&]() -> absl::Status {
-      frost::PassManagerOptions PM;
-      FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Graph, {}));
-      if (absl::Status S = frost::verifyGraph(M->graph()); !S.ok())
-        return absl::Status(S.code(), absl::StrCat(Graph.Path.value_or(Graph.Name), ": ",
-                                                   S.message()));
-      FROST_RETURN_IF_ERROR(
-          frost::transformGraph(M, Transforms, {Inputs, Outputs}, PM, Warnings));
-      M->dropContainer();
-      frost::WriteOptions Write;
-      Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
-      if (Output)
-        return frost::writeModel(*M, *Output, Write);
-      FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*M, Write));
-      return absl::OkStatus();
-    }();
-  }
-  if (!Failed.ok())
-    raise(Failed);
+  runCall([&]() -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Graph, {}));
+    if (absl::Status S = frost::verifyGraph(M->graph()); !S.ok())
+      return absl::Status(S.code(),
+                          absl::StrCat(Graph.Path.value_or(Graph.Name), ": ", S.message()));
+    FROST_RETURN_IF_ERROR(frost::transformGraph(M, Transforms, {Inputs, Outputs},
+                                                frost::PassManagerOptions(), Warnings));
+    M->dropContainer();
+    frost::WriteOptions Write;
+    Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
+    if (Output)
+      return frost::writeModel(*M, *Output, Write);
+    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*M, Write));
+    return absl::OkStatus();
+  });
   return {bytesOrNone(Output, Bytes), Warned};
 }
 
@@ -181,44 +174,30 @@ WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms
 std::string inspectCheckpoint(const std::string &Path, const std::vector<std::string> &Tensors,
                               bool Values, bool VerifyChecksums) {
   std::string Json;
-  absl::Status Failed;
-  {
-    nb::gil_scoped_release Unlocked;
-    frost::InputFileScope InputFiles;
+  runCall([&]() -> absl::Status {
     llvm::raw_string_ostream OS(Json);
-    Failed = [&]() -> absl::Status {
-      FROST_ASSIGN_OR_RETURN(frost::inspect::OpenedCheckpoint C,
-                             frost::inspect::openCheckpoint(Path, VerifyChecksums));
-      FROST_ASSIGN_OR_RETURN(std::vector<const frost::VariableInfo *> Vars,
-                             frost::inspect::selectVariables(*C.Reader, Tensors));
-      return frost::inspect::printCheckpointJson(C, Vars, Values || !Tensors.empty(), OS);
-    }();
-  }
-  if (!Failed.ok())
-    raise(Failed);
+    FROST_ASSIGN_OR_RETURN(frost::inspect::OpenedCheckpoint C,
+                           frost::inspect::openCheckpoint(Path, VerifyChecksums));
+    FROST_ASSIGN_OR_RETURN(std::vector<const frost::VariableInfo *> Vars,
+                           frost::inspect::selectVariables(*C.Reader, Tensors));
+    return frost::inspect::printCheckpointJson(C, Vars, Values || !Tensors.empty(), OS);
+  });
   return Json;
 }
 
 /// summarize(): frost-inspect graph --json's document.
 std::string summarizeModel(const ModelArg &Model, const std::vector<std::string> &Tags) {
   std::string Json;
-  absl::Status Failed;
-  {
-    nb::gil_scoped_release Unlocked;
-    frost::InputFileScope InputFiles;
+  runCall([&]() -> absl::Status {
     llvm::raw_string_ostream OS(Json);
-    Failed = [&]() -> absl::Status {
-      frost::ReadOptions Read;
-      if (!Tags.empty())
-        Read.Tags = Tags;
-      FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Model, Read));
-      frost::inspect::printGraphSummaryJson(
-          frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
-      return absl::OkStatus();
-    }();
-  }
-  if (!Failed.ok())
-    raise(Failed);
+    frost::ReadOptions Read;
+    if (!Tags.empty())
+      Read.Tags = Tags;
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Model, Read));
+    frost::inspect::printGraphSummaryJson(
+        frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
+    return absl::OkStatus();
+  });
   return Json;
 }
 
