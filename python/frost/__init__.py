@@ -25,6 +25,8 @@ __all__ = ["freeze", "transform", "inspect_checkpoint", "summarize", "FrostError
            "FrostWarning"]
 
 FrostError = _frost.FrostError
+#: The version of the libraries inside, as the tools' --version says it ("Frost 0.1.0").
+__version__ = _frost.version.split()[-1]
 
 
 class FrostWarning(UserWarning):

@@ -14,6 +14,7 @@
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphSummary.h"
 #include "frost/Support/File.h"
+#include "frost/Support/Version.h"
 #include "frost/Support/WarningLines.h"
 #include "frost/Transforms/GraphTransforms.h"
 
@@ -209,6 +210,7 @@ NB_MODULE(_frost, M) {
       "frost.FrostError", "A Frost failure: one line naming the file, the object and where.",
       PyExc_RuntimeError, nullptr));
   M.attr("FrostError") = FrostErrorType;
+  M.attr("version") = frost::frostVersion();
   nb::class_<ModelArg>(M, "ModelArg", "A model by path, or as bytes named in messages")
       .def(nb::init<std::optional<std::string>, std::optional<nb::bytes>, std::string>(),
            nb::arg("path").none(), nb::arg("data").none(), nb::arg("name"));

@@ -68,6 +68,17 @@ def test_installed_commands(venv, tool):
     assert r.stdout == run(tool, "--version").stdout
 
 
+def test_installed_version(venv):
+    root, env = venv
+    r = subprocess.run([root / "bin" / "python", "-c",
+                        "import frost, importlib.metadata as m; "
+                        "print(frost.__version__, m.version('frost_tf'))"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    number = run("freeze-graph", "--version").stdout.split()[-1]
+    assert r.stdout.split() == [number, number]
+
+
 def test_installed_typing(venv):
     root, env = venv
     r = subprocess.run([root / "bin" / "python", "-c",
