@@ -49,10 +49,24 @@ run_suite() { # name build-dir cmake-args...
 python_build=()
 python3 -c "import nanobind" >/dev/null 2>&1 && python_build=(-DFROST_BUILD_PYTHON=ON)
 run_suite release build "${python_build[@]}"
-echo "== python: pytest $(elapsed)"
+# pytest (python/tests: the API against the tools, TensorFlow round trips, a
+# pip install into a fresh venv) runs beside the sanitized build: its report
+# comes after it.
+python_tests=
 if [ ${#python_build[@]} -gt 0 ] && python3 -c "import pytest" >/dev/null 2>&1; then
+  echo "== python: pytest, beside the sanitized suite $(elapsed)"
   FROST_BIN=build/bin PYTHONPATH=build/python python3 -m pytest -q -p no:cacheprovider \
-    python/tests > "$log/pytest" 2>&1
+    python/tests > "$log/pytest" 2>&1 &
+  python_tests=$!
+fi
+report_pytest() {
+  echo "== python: pytest results $(elapsed)"
+  if [ -z "$python_tests" ]; then
+    echo "   pytest: skipped (nanobind or pytest unavailable)"
+    skipped=$((skipped + 1))
+    return
+  fi
+  wait "$python_tests"
   grep -E "FAILED|ERROR|Error" "$log/pytest" | head -40
   pp=$(grep -oP '\b\K[0-9]+(?= passed)' "$log/pytest" | tail -1); pp=${pp:-0}
   pf=$(grep -oP '\b\K[0-9]+(?= (failed|error))' "$log/pytest" | awk '{s += $1} END {print s + 0}')
@@ -61,10 +75,7 @@ if [ ${#python_build[@]} -gt 0 ] && python3 -c "import pytest" >/dev/null 2>&1; 
   grep -qE "[0-9]+ (passed|failed|error)" "$log/pytest" || { pf=1; tail -20 "$log/pytest"; }
   echo "   pytest: $pp passed, $pf failed, $ps skipped"
   passed=$((passed + pp)); failed=$((failed + pf)); skipped=$((skipped + ps))
-else
-  echo "   pytest: skipped (nanobind or pytest unavailable)"
-  skipped=$((skipped + 1))
-fi
+}
 # One clang tree for the sanitized suite and the fuzzer: the libraries and
 # protos are compiled once for both.
 # The TensorFlow oracle tests ran on the release build; here they would
@@ -72,6 +83,7 @@ fi
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 LIT_PARAMS="--param tensorflow=off" \
   run_suite sanitized build-sanitized -DFROST_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
   -DFROST_BUILD_FUZZERS=ON -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
+report_pytest
 # Six fuzzers, two at a time, each replaying its seeds and fuzz/regressions/
 # and then 20,000 mutations from a fixed seed: about a minute of wall time, and
 # the same inputs on every run of one commit, so a verdict can be reproduced.

@@ -542,13 +542,6 @@ absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Content
   return Out->commit();
 }
 
-absl::StatusOr<uint64_t> fileSize(llvm::StringRef Path) {
-  struct stat St;
-  if (::stat(std::string(Path).c_str(), &St) != 0)
-    return errnoStatus(Path, "cannot stat");
-  return static_cast<uint64_t>(St.st_size);
-}
-
 std::string formatBytes(uint64_t Bytes) {
   static const char *const Units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
   if (Bytes < 1024)

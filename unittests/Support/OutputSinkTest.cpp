@@ -120,6 +120,19 @@ TEST_F(OutputSinkTest, ReadMappedBytesSeesTheSameBytes) {
   EXPECT_EQ(Seen, Anonymous);
 }
 
+// A mapped file cut short on disk since it was mapped: pread finds its end,
+// and the failure names the bytes (touching the mapping would be SIGBUS).
+TEST_F(OutputSinkTest, ReadMappedBytesOfAFileCutShortFails) {
+  std::filesystem::resize_file(path("input.bin"), 1 << 20);
+  llvm::StringRef Tail = Mapped->bytes().substr(1 << 19, 1 << 20); // across the new end
+  uint64_t Seen = 0;
+  absl::Status S = readMappedBytes(Tail, [&](llvm::StringRef P) { Seen += P.size(); });
+  EXPECT_EQ(S.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(S.message(),
+            "cannot read bytes 1048576 to 1572864 of a mapped file: it ends early");
+  EXPECT_EQ(Seen, 1u << 19);
+}
+
 // In a child process: the failure it leaves would stay for every later test.
 TEST(BackgroundWorkTest, WaitReturnsTheFirstFailureAndKeepsIt) {
   ::testing::GTEST_FLAG(death_test_style) = "threadsafe";

@@ -170,9 +170,6 @@ public:
   absl::Status commit();
 
   const std::string &path() const { return Path; }
-  /// Where the bytes written can be read back before commit(); empty when
-  /// they went to a stream.
-  const std::string &writtenPath() const { return Temp; }
   /// True when write() fills a temporary file that commit() renames: what
   /// it wrote can still be taken back. False for standard output, devices
   /// and pipes, written in place.
@@ -227,9 +224,6 @@ absl::Status writeFileAtomically(llvm::StringRef Path, const OutputProducer &Pro
 
 /// writeFileAtomically for a string.
 absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Contents);
-
-/// Size of a file in bytes, or NotFound naming the path.
-absl::StatusOr<uint64_t> fileSize(llvm::StringRef Path);
 
 /// "1.5 GiB" style rendering for messages.
 std::string formatBytes(uint64_t Bytes);
