@@ -80,3 +80,38 @@ def test_transform_of_tensorflows_graph_def(trained):
                           inputs=["x"], outputs=["y"])
     np.testing.assert_array_equal(run_frozen(out, batch), expected)
     assert frost.summarize(tf_frozen)["inputs"][0]["name"] == "x"
+
+
+def test_tf2_saved_model(tmp_path):
+    """A TF2 SavedModel (a tf.Module with variables) frozen by signature: the CLI's bytes, and
+    the frozen graph computes what the module computes."""
+    from conftest import run
+
+    class Dense(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([[1.5, -2.0], [0.5, 3.0]], name="w")
+            self.b = tf.Variable([0.25, -0.75], name="b")
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+        def __call__(self, x):
+            return {"y": tf.nn.relu(tf.matmul(x, self.w) + self.b)}
+
+    module = Dense()
+    export = tmp_path / "saved_model"
+    tf.saved_model.save(module, str(export), signatures={"serving_default": module.__call__})
+    cli = tmp_path / "cli.pb"
+    r = run("freeze-graph", export, "--signature", "serving_default", "-o", cli, "-q")
+    assert r.returncode == 0, r.stderr
+    frozen = frost.freeze(export, signature="serving_default")
+    assert frozen == cli.read_bytes()
+    summary = frost.summarize(frozen)
+    (x,) = [i["name"] for i in summary["inputs"]]
+    (y,) = [o["name"] for o in summary["outputs"]]
+    batch = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)
+    g = tf.Graph()
+    with g.as_default():
+        v1.import_graph_def(v1.GraphDef.FromString(frozen), name="")
+    with v1.Session(graph=g) as sess:
+        got = sess.run(y + ":0", {x + ":0": batch})
+    np.testing.assert_array_equal(got, module(tf.constant(batch))["y"].numpy())
