@@ -16,6 +16,7 @@
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
+#include "frost/Support/File.h"
 #include "frost/Pass/PassManager.h"
 #include "frost/Transforms/OptimizeForInference.h"
 #include "frost/Transforms/Passes.h"
@@ -249,6 +250,15 @@ absl::Status checkFreezeOptions(const FreezeOptions &C) {
     FROST_RETURN_IF_ERROR(
         parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
   return absl::OkStatus();
+}
+
+void noteFreezeInputs(const FreezeOptions &O) {
+  for (const std::string *Input :
+       {&O.InputGraph, &O.InputMetaGraph, &O.SavedModelDir, &O.Checkpoint, &O.InputSaver})
+    if (!Input->empty())
+      noteInputFiles(*Input);
+  for (const std::string &Input : O.Positional)
+    noteInputFiles(Input);
 }
 
 absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {

@@ -266,12 +266,7 @@ int runFreeze(FreezeCommandLine &C) {
 
   // Before any work: no output may replace an input, and a run that fails
   // writes nothing, so both paths are checked now and committed together.
-  for (const std::string *Input : {&C.O.InputGraph, &C.O.InputMetaGraph, &C.O.SavedModelDir,
-                                   &C.O.Checkpoint, &C.O.InputSaver})
-    if (!Input->empty())
-      noteInputFiles(*Input);
-  for (const std::string &Input : C.O.Positional)
-    noteInputFiles(Input);
+  noteFreezeInputs(C.O);
   absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
   if (!Output.ok())
     return fail(Output.status());

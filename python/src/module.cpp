@@ -98,7 +98,7 @@ WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &
   if (Model.Path)
     O.Positional = {*Model.Path};
   else
-    O.InputBytes = Model.Bytes.str();
+    O.InputBytes = Model.Bytes;
   O.InputBytesName = Model.Name;
   O.Outputs = Outputs;
   O.Checkpoint = Checkpoint.value_or("");
@@ -118,10 +118,7 @@ WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &
   Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
   std::string Bytes;
   runCall([&]() -> absl::Status {
-    if (Model.Path)
-      frost::noteInputFiles(*Model.Path);
-    if (Checkpoint)
-      frost::noteInputFiles(*Checkpoint);
+    frost::noteFreezeInputs(O);
     FROST_ASSIGN_OR_RETURN(frost::FreezeResult R, frost::freeze(O));
     if (Output)
       return frost::writeFrozenGraph(R, *Output,

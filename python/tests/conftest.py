@@ -20,12 +20,6 @@ def run(tool, *args):
                           capture_output=True, text=True)
 
 
-def run_bytes(tool, *args):
-    """A tool's run whose standard output is kept as bytes."""
-    return subprocess.run([os.path.join(BIN, tool)] + [str(a) for a in args],
-                          capture_output=True)
-
-
 def last_error_line(stderr):
     """The tool's one-line error, without the "tool: error: " before it."""
     line = stderr.strip().splitlines()[-1]

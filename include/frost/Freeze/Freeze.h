@@ -21,6 +21,7 @@
 #include "frost/Pass/PassManager.h"
 #include "frost/Support/Status.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -39,8 +40,9 @@ struct FreezeOptions {
   std::vector<std::string> Positional;
   std::string InputGraph, InputMetaGraph, SavedModelDir;
   /// Or the model itself: a serialized GraphDef or MetaGraphDef, binary or
-  /// text (Python's GraphDef objects), named InputBytesName in messages.
-  std::optional<std::string> InputBytes;
+  /// text (Python's GraphDef objects), named InputBytesName in messages. Not
+  /// copied: the caller keeps the bytes alive while freeze() runs.
+  std::optional<llvm::StringRef> InputBytes;
   std::string InputBytesName = "<bytes>";
   /// Checkpoint to freeze from; default: the input's own.
   std::string Checkpoint;
@@ -147,6 +149,10 @@ struct FreezeResult {
 /// The checks of `Options` that need no file: one input, known passes, a
 /// pipeline that parses. A failure is a usage error (freeze-graph exits 2).
 absl::Status checkFreezeOptions(const FreezeOptions &Options);
+
+/// Notes every file the options name as an input (noteInputFiles), so that
+/// no output of the run may replace one: call before preparing outputs.
+void noteFreezeInputs(const FreezeOptions &Options);
 
 /// Freezes what `Options` name. Notes go to Options.Notes as they arise.
 absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options);
