@@ -10,6 +10,7 @@
 #include "frost/Checkpoint/CheckpointReader.h"
 #include "frost/Checkpoint/Resolve.h"
 #include "frost/Checkpoint/Table.h"
+#include "frost/Support/Context.h"
 #include "frost/proto/tensor.pb.h"
 
 #include "google/protobuf/stubs/logging.h"
@@ -90,7 +91,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     (void)(*T)->get("\xff");
   }
 
-  auto Reader = frost::CheckpointReader::open(Prefix, Options);
+  frost::Context Ctx;
+  auto Reader = frost::CheckpointReader::open(Ctx, Prefix, Options);
   if (!Reader.ok())
     return 0;
   tensorflow::TensorProto Proto;
@@ -107,6 +109,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       std::abort();
     (void)Tensor->toTensorProto(Proto);
   }
-  (void)frost::resolveCheckpoint(workDir());
+  (void)frost::resolveCheckpoint(Ctx, workDir());
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "FuzzSupport.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/Support/Context.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
 #include "frost/Transforms/Passes.h"
@@ -36,12 +37,13 @@ void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   PassManager PM(Options);
   if (absl::Status S = parsePassPipeline(Pipeline, fuzz::passRegistry(), PM); !S.ok())
     fuzz::invariantBroken("the fuzzer's pipeline does not parse", std::string(S.message()));
-  PassContext Ctx(llvm::nulls());
-  absl::Status S = PM.run(**M, Ctx);
+  Context Ctx;
+  PassContext PassCtx(Ctx, llvm::nulls());
+  absl::Status S = PM.run(**M, PassCtx);
   if (absl::IsInternal(S))
     fuzz::invariantBroken("a pass left an invalid graph", std::string(S.message()));
   if (S.ok())
-    (void)serializeModel(**M);
+    (void)serializeModel(Ctx, **M);
 }
 
 } // namespace

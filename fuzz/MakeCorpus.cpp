@@ -17,6 +17,7 @@
 #include "../unittests/Checkpoint/BundleTestWriter.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/Support/Context.h"
 #include "frost/Pass/PassRegistry.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Pipelines.h"
@@ -246,7 +247,8 @@ void writeModelSeeds(const std::string &Source, const std::string &Out) {
             frost::parseModel(Case, "case.pbtxt", Options);
         if (!M.ok())
           continue;
-        absl::StatusOr<std::string> Bytes = frost::serializeModel(**M);
+        frost::Context Ctx;
+        absl::StatusOr<std::string> Bytes = frost::serializeModel(Ctx, **M);
         if (!Bytes.ok())
           break;
         char Container = static_cast<char>((*M)->kind()) | (AnyTags ? 4 : 0);

@@ -15,6 +15,7 @@
 #include "FuzzSupport.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/Support/Context.h"
 #include "frost/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -24,7 +25,8 @@ namespace frost::fuzz {
 inline absl::StatusOr<std::string> write(const Model &M, Encoding Enc) {
   if (Enc == Encoding::Text)
     return printModelText(M);
-  return serializeModel(M);
+  Context Ctx;
+  return serializeModel(Ctx, M);
 }
 
 /// Whether protobuf text holds a field printed by number (an unknown field).

@@ -9,7 +9,7 @@
 #include "frost/Checkpoint/Table.h"
 #include "frost/Checkpoint/TensorSlice.h"
 #include "frost/Tensor/TensorProtoCodec.h"
-#include "frost/Support/BackgroundWork.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 #include "frost/proto/checkpoint.pb.h"
@@ -45,8 +45,8 @@ uint32_t loadLE32(const char *P) {
 
 class BundleReader final : public CheckpointReader {
 public:
-  BundleReader(std::string Prefix, const CheckpointOptions &Options)
-      : CheckpointReader(std::move(Prefix), Options) {}
+  BundleReader(Context &Ctx, std::string Prefix, const CheckpointOptions &Options)
+      : CheckpointReader(Ctx, std::move(Prefix), Options) {}
 
   absl::Status init();
   absl::StatusOr<TensorData> read(llvm::StringRef Name) const override;
@@ -77,7 +77,7 @@ private:
 
 absl::Status BundleReader::init() {
   IndexPath = indexPath(Prefix);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Table> Index, Table::open(IndexPath));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Table> Index, Table::open(Ctx, IndexPath));
   Header.Format = CheckpointFormat::V2;
   Header.IndexFiles = {IndexPath};
 
@@ -191,7 +191,7 @@ absl::StatusOr<std::shared_ptr<const MappedFile>> BundleReader::shard(int Id) co
   std::shared_ptr<const MappedFile> &Slot = Shards[Id];
   if (!Slot) {
     FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File,
-                           MappedFile::open(dataShardPath(Prefix, Id, Header.NumShards)));
+                           MappedFile::open(Ctx, dataShardPath(Prefix, Id, Header.NumShards)));
     Slot = std::move(File);
   }
   return Slot;
@@ -251,11 +251,12 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
     return absl::DataLossError(absl::StrCat(Where, ": stored size ", Size, " bytes, expected ", N,
                                             " elements of ", Width, " bytes"));
   if (Options.VerifyChecksums) {
-    auto check = [File, Data, Stored = P.crc32c(), Where]() -> absl::Status {
+    auto check = [File, Data, Stored = P.crc32c(), Where,
+                  &Mappings = Ctx.mappings()]() -> absl::Status {
       // Read, not faulted in: checking a large checkpoint leaves none of it
       // resident (writers copy it file to file).
       uint32_t Crc = 0;
-      if (absl::Status S = readMappedBytes(
+      if (absl::Status S = Mappings.readBytes(
               Data, [&](llvm::StringRef Piece) {
                 Crc = crc32c::extend(Crc, Piece.data(), Piece.size());
               });
@@ -265,8 +266,8 @@ absl::StatusOr<TensorData> BundleReader::readStored(llvm::StringRef Key, const E
     };
     if (Options.ChecksumsInBackground) {
       // Even small tensors: a cold one read here would wait for the disk.
-      prefetchMappedPages(Data);
-      runInBackground(std::move(check));
+      Ctx.mappings().prefetchPages(Data);
+      Ctx.background().run(std::move(check));
     }
     else
       FROST_RETURN_IF_ERROR(check());
@@ -439,9 +440,9 @@ absl::StatusOr<TensorData> BundleReader::readPartitioned(llvm::StringRef Name,
 
 } // namespace
 
-absl::StatusOr<std::unique_ptr<CheckpointReader>> openBundle(llvm::StringRef Prefix,
+absl::StatusOr<std::unique_ptr<CheckpointReader>> openBundle(Context &Ctx, llvm::StringRef Prefix,
                                                              const CheckpointOptions &Options) {
-  auto Reader = std::make_unique<BundleReader>(Prefix.str(), Options);
+  auto Reader = std::make_unique<BundleReader>(Ctx, Prefix.str(), Options);
   FROST_RETURN_IF_ERROR(Reader->init());
   return std::unique_ptr<CheckpointReader>(std::move(Reader));
 }

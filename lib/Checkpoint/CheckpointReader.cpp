@@ -98,15 +98,15 @@ absl::StatusOr<std::vector<std::string>> findV1Files(llvm::StringRef Prefix) {
 CheckpointReader::~CheckpointReader() = default;
 
 absl::StatusOr<std::unique_ptr<CheckpointReader>>
-CheckpointReader::open(llvm::StringRef Prefix, const CheckpointOptions &Options) {
+CheckpointReader::open(Context &Ctx, llvm::StringRef Prefix, const CheckpointOptions &Options) {
   std::string P = Prefix.str();
   // Naming the index file itself is a common slip.
   if (Prefix.ends_with(".index") && !isV2Checkpoint(P) && fs::is_regular_file(P))
     P = Prefix.drop_back(6).str();
   if (isV2Checkpoint(P))
-    return openBundle(P, Options);
+    return openBundle(Ctx, P, Options);
   FROST_ASSIGN_OR_RETURN(std::vector<std::string> Files, findV1Files(P));
-  return openV1(P, std::move(Files), Options);
+  return openV1(Ctx, P, std::move(Files), Options);
 }
 
 const VariableInfo *CheckpointReader::find(llvm::StringRef Name) const {

@@ -23,10 +23,10 @@ constexpr bool ChecksumsAreAdvisory = false;
 #endif
 
 /// A V2 tensor bundle: `Prefix.index` and its data shards.
-absl::StatusOr<std::unique_ptr<CheckpointReader>> openBundle(llvm::StringRef Prefix,
+absl::StatusOr<std::unique_ptr<CheckpointReader>> openBundle(Context &Ctx, llvm::StringRef Prefix,
                                                              const CheckpointOptions &Options);
 /// A V1 checkpoint: `Files` are its table files (one, or every shard).
-absl::StatusOr<std::unique_ptr<CheckpointReader>> openV1(llvm::StringRef Prefix,
+absl::StatusOr<std::unique_ptr<CheckpointReader>> openV1(Context &Ctx, llvm::StringRef Prefix,
                                                          std::vector<std::string> Files,
                                                          const CheckpointOptions &Options);
 /// The table files of V1 checkpoint `Prefix` (the file itself, its

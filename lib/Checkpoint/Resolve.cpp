@@ -175,8 +175,9 @@ std::vector<Candidate> scanDirectory(const std::string &Dir) {
 
 } // namespace
 
-absl::StatusOr<tensorflow::CheckpointState> readCheckpointState(llvm::StringRef Path) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File, MappedFile::open(Path));
+absl::StatusOr<tensorflow::CheckpointState> readCheckpointState(Context &Ctx,
+                                                                llvm::StringRef Path) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File, MappedFile::open(Ctx, Path));
   tensorflow::CheckpointState State;
   google::protobuf::TextFormat::Parser Parser;
   CollectFirstError Errors;
@@ -186,7 +187,7 @@ absl::StatusOr<tensorflow::CheckpointState> readCheckpointState(llvm::StringRef 
   return State;
 }
 
-absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(llvm::StringRef Path) {
+absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(Context &Ctx, llvm::StringRef Path) {
   std::string P = Path.str();
   while (P.size() > 1 && P.back() == '/')
     P.pop_back();
@@ -195,7 +196,7 @@ absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(llvm::StringRef Path) {
   if (llvm::sys::fs::is_directory(P)) {
     std::string StatePath = joinPath(P, "checkpoint");
     if (llvm::sys::fs::is_regular_file(StatePath)) {
-      FROST_ASSIGN_OR_RETURN(tensorflow::CheckpointState State, readCheckpointState(StatePath));
+      FROST_ASSIGN_OR_RETURN(tensorflow::CheckpointState State, readCheckpointState(Ctx, StatePath));
       if (!State.model_checkpoint_path().empty()) {
         FROST_ASSIGN_OR_RETURN(std::string Prefix,
                                resolveRecorded(P, StatePath, State.model_checkpoint_path(), Notes));

@@ -169,8 +169,8 @@ void Block::Iterator::seek(llvm::StringRef Target) {
 // Table
 //===----------------------------------------------------------------------===//
 
-absl::StatusOr<std::unique_ptr<Table>> Table::open(llvm::StringRef Path) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File, MappedFile::open(Path));
+absl::StatusOr<std::unique_ptr<Table>> Table::open(Context &Ctx, llvm::StringRef Path) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File, MappedFile::open(Ctx, Path));
   return open(std::shared_ptr<const MappedFile>(std::move(File)));
 }
 

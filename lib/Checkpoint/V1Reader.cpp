@@ -27,8 +27,8 @@ std::string quote(llvm::StringRef Key) {
 
 class V1Reader final : public CheckpointReader {
 public:
-  V1Reader(std::string Prefix, const CheckpointOptions &Options)
-      : CheckpointReader(std::move(Prefix), Options) {}
+  V1Reader(Context &Ctx, std::string Prefix, const CheckpointOptions &Options)
+      : CheckpointReader(Ctx, std::move(Prefix), Options) {}
 
   absl::Status init(std::vector<std::string> Files);
   absl::StatusOr<TensorData> read(llvm::StringRef Name) const override;
@@ -57,7 +57,7 @@ absl::Status V1Reader::init(std::vector<std::string> Files) {
   Header.NumShards = static_cast<int>(Files.size());
   Header.IndexFiles = Files;
   for (size_t I = 0; I < Files.size(); ++I) {
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<Table> T, Table::open(Files[I]));
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<Table> T, Table::open(Ctx, Files[I]));
     Tables.push_back(std::move(T));
     FROST_RETURN_IF_ERROR(addFile(I));
   }
@@ -167,10 +167,10 @@ absl::StatusOr<TensorData> V1Reader::read(llvm::StringRef Name) const {
 
 } // namespace
 
-absl::StatusOr<std::unique_ptr<CheckpointReader>> openV1(llvm::StringRef Prefix,
+absl::StatusOr<std::unique_ptr<CheckpointReader>> openV1(Context &Ctx, llvm::StringRef Prefix,
                                                          std::vector<std::string> Files,
                                                          const CheckpointOptions &Options) {
-  auto Reader = std::make_unique<V1Reader>(Prefix.str(), Options);
+  auto Reader = std::make_unique<V1Reader>(Ctx, Prefix.str(), Options);
   FROST_RETURN_IF_ERROR(Reader->init(std::move(Files)));
   return std::unique_ptr<CheckpointReader>(std::move(Reader));
 }

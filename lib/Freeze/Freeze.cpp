@@ -252,16 +252,16 @@ absl::Status checkFreezeOptions(const FreezeOptions &C) {
   return absl::OkStatus();
 }
 
-void noteFreezeInputs(const FreezeOptions &O) {
+void noteFreezeInputs(Context &Ctx, const FreezeOptions &O) {
   for (const std::string *Input :
        {&O.InputGraph, &O.InputMetaGraph, &O.SavedModelDir, &O.Checkpoint, &O.InputSaver})
     if (!Input->empty())
-      noteInputFiles(*Input);
+      Ctx.inputs().noteWithSiblings(*Input);
   for (const std::string &Input : O.Positional)
-    noteInputFiles(Input);
+    Ctx.inputs().noteWithSiblings(Input);
 }
 
-absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
+absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) {
   FreezeOptions C = Options; // the policies below add a signature and binds
   llvm::raw_ostream &Notes = C.Notes ? *C.Notes : llvm::nulls();
   auto note = [&Notes](llvm::StringRef Text) { Notes << "note: " << Text << "\n"; };
@@ -280,11 +280,12 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     FROST_RETURN_IF_ERROR(
         parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
 
-  PassContext Ctx(Notes);
+  noteFreezeInputs(Ctx, C);
+  PassContext PassCtx(Ctx, Notes);
   std::vector<std::string> Pending;
   absl::StatusOr<FreezeInput> Loaded = [&] {
     Stopwatch Timer(C.PM.Timing, "read input");
-    return loadFreezeInput(C, Ctx.analyses(), Pending);
+    return loadFreezeInput(C, PassCtx.analyses(), Pending);
   }();
   noteAll(Pending);
   if (!Loaded.ok())
@@ -334,7 +335,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
       FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "signature", Sig));
       FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "checkpoint", In.Checkpoint));
       PM.addPass(std::move(P));
-      if (absl::Status S = PM.run(M, Ctx); !S.ok()) {
+      if (absl::Status S = PM.run(M, PassCtx); !S.ok()) {
         // Instantiation errors are about the SavedModel: name it.
         llvm::StringRef Message(S.message().data(), S.message().size());
         Message.consume_front("instantiate-signature: ");
@@ -375,7 +376,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
          "go); --bind keras_learning_phase=true keeps training behaviour");
     C.Bind.push_back("keras_learning_phase=false");
   }
-  R.Initializers = tableInitializers(M, T.Keep, Ctx.analyses());
+  R.Initializers = tableInitializers(M, T.Keep, PassCtx.analyses());
   if (!R.Initializers.empty()) {
     note(absl::StrCat("keeping the lookup-table initializers ",
                       absl::StrJoin(R.Initializers, ", "), ": run ", R.Initializers.back(),
@@ -385,7 +386,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
       if (!llvm::is_contained(T.Keep, Init))
         T.Keep.push_back(Init);
   }
-  FROST_RETURN_IF_ERROR(checkCheckpointNeeded(In, T.Keep, C, Ctx.analyses()));
+  FROST_RETURN_IF_ERROR(checkCheckpointNeeded(In, T.Keep, C, PassCtx.analyses()));
   if (Sequence.FunctionGraph) {
     std::map<std::string, std::string> ByKey; // sorted: the function's order
     for (const auto &[Key, Info] : M.metaGraph()->signature_def().at(C.Signature).outputs())
@@ -398,7 +399,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
         T.FunctionOutputs.push_back(Kept);
   }
 
-  Sequence.TableFiles = needsTableFiles(M.graph(), T.Keep, Ctx.analyses());
+  Sequence.TableFiles = needsTableFiles(M.graph(), T.Keep, PassCtx.analyses());
   Sequence.RenameVariables = !C.Rename.empty();
   Sequence.EmaRemap = C.Ema.has_value();
   Sequence.BindPlaceholders = !C.Bind.empty();
@@ -413,7 +414,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     // The pass manager runs what was added since its last run: the passes
     // before the conversion, then the snapshot, then the rest.
     if (Snapshot && Name == "convert-variables-to-constants") {
-      FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+      FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
       *Snapshot = M.clone();
       Snapshot = nullptr;
     }
@@ -436,7 +437,7 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
     *C.PM.Out << "Pass Manager with " << PM.passes().size() << " passes:\n"
                  << R.Pipeline << "\n";
 
-  FROST_RETURN_IF_ERROR(PM.run(M, Ctx));
+  FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
   for (size_t I = FirstOptimizing; I < PM.passes().size(); ++I) {
     const Pass &P = *PM.passes()[I];
     FreezeResult::PassChanges Changes{P.name().str(), {}};
@@ -450,11 +451,11 @@ absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options) {
   for (const std::string &W : pythonCallWarnings(M.graph()))
     Notes << "warning: " << W << "\n";
   if (C.PM.Statistics)
-    PM.printStatistics(*C.PM.Out, Ctx);
+    PM.printStatistics(*C.PM.Out, PassCtx);
   R.NodesAfter = M.graph().size();
   R.Frozen = frozenVariables(M);
   R.Left = leftVariables(M);
-  R.CheckpointsOpened = Ctx.analyses().checkpointsOpened();
+  R.CheckpointsOpened = PassCtx.analyses().checkpointsOpened();
   M.dropContainer();
   R.M = std::move(In.M);
   return R;

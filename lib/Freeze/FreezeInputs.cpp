@@ -60,8 +60,8 @@ bool isStream(const std::string &Path) {
 }
 
 /// A SaverDef file, binary or text.
-absl::StatusOr<tensorflow::SaverDef> readSaverDef(const std::string &Path) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> F, MappedFile::open(Path));
+absl::StatusOr<tensorflow::SaverDef> readSaverDef(Context &Ctx, const std::string &Path) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> F, MappedFile::open(Ctx, Path));
   tensorflow::SaverDef Saver;
   std::string Bytes = F->bytes().str();
   bool Ok = detectEncoding(Bytes) == Encoding::Binary
@@ -77,10 +77,11 @@ absl::StatusOr<tensorflow::SaverDef> readSaverDef(const std::string &Path) {
 absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
                                             std::vector<std::string> &Notes) {
   FROST_RETURN_IF_ERROR(checkOneInput(O));
+  Context &Ctx = Analyses.context();
   FreezeInput In;
   std::string DefaultCheckpoint;
   auto useCheckpointOf = [&](const std::string &Path) -> absl::Status {
-    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Path));
+    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Ctx, Path));
     for (const std::string &N : R.Notes)
       Notes.push_back(N);
     Analyses.addResolvedCheckpoint(R.Prefix, R);
@@ -132,7 +133,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
   Read.Tags = O.Tags;
   Read.SizeLimit = O.SizeLimit;
   FROST_ASSIGN_OR_RETURN(In.M, O.InputBytes ? parseModel(*O.InputBytes, O.InputBytesName, Read)
-                                            : readModel(In.GraphPath, Read));
+                                            : readModel(Ctx, In.GraphPath, Read));
   if (In.M->kind() == ContainerKind::SavedModel) {
     // variables/variables, when the SavedModel has variables at all.
     if (std::string Prefix = savedModelVariables(In.GraphPath); !Prefix.empty())
@@ -140,7 +141,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
   } else if (DefaultCheckpoint.empty() && llvm::StringRef(In.GraphPath).ends_with(".meta")) {
     // model.ckpt-10.meta: its checkpoint is model.ckpt-10.
     // (Not the .meta itself, which would pass for a V1 checkpoint file.)
-    absl::StatusOr<ResolvedCheckpoint> R = resolveCheckpoint(In.GraphPath);
+    absl::StatusOr<ResolvedCheckpoint> R = resolveCheckpoint(Ctx, In.GraphPath);
     if (R.ok() && R->Prefix != In.GraphPath) {
       DefaultCheckpoint = R->Prefix;
       Notes.push_back(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
@@ -151,7 +152,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
 
   if (!O.InputSaver.empty()) {
     // A separate SaverDef: its restore op says which keys feed the variables.
-    FROST_ASSIGN_OR_RETURN(tensorflow::SaverDef Saver, readSaverDef(O.InputSaver));
+    FROST_ASSIGN_OR_RETURN(tensorflow::SaverDef Saver, readSaverDef(Ctx, O.InputSaver));
     if (!In.M->metaGraph())
       In.M->setContainer(std::make_unique<tensorflow::MetaGraphDef>());
     *In.M->metaGraph()->mutable_saver_def() = std::move(Saver);

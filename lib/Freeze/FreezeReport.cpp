@@ -112,9 +112,10 @@ absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, OutputFi
   return FrozenFile{Out.path(), Format, Out.written().Bytes, Out.written().Sha256};
 }
 
-absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,
-                                            FrozenFormat Format, bool Hash, uint64_t SizeLimit) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+absl::StatusOr<FrozenFile> writeFrozenGraph(Context &Ctx, const FreezeResult &Result,
+                                            llvm::StringRef Path, FrozenFormat Format, bool Hash,
+                                            uint64_t SizeLimit) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Path));
   FROST_ASSIGN_OR_RETURN(FrozenFile F, writeFrozenGraph(Result, *Out, Format, Hash, SizeLimit));
   FROST_RETURN_IF_ERROR(Out->commit());
   return F;

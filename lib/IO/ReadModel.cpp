@@ -375,19 +375,19 @@ std::string modelDisplayName(llvm::StringRef Path) {
   return Path == "-" ? "<stdin>" : Path.str();
 }
 
-absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(llvm::StringRef Path) {
+absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(Context &Ctx, llvm::StringRef Path) {
   FROST_ASSIGN_OR_RETURN(std::string File, resolveModelFile(Path));
   StreamPolicy Streams;
   Streams.Allow = true;
   Streams.CheckHead = [Name = modelDisplayName(File)](llvm::StringRef Head) {
     return checkModelHead(Head, Name);
   };
-  return MappedFile::open(File, Streams);
+  return MappedFile::open(Ctx, File, Streams);
 }
 
-absl::StatusOr<std::unique_ptr<Model>> readModel(llvm::StringRef Path,
+absl::StatusOr<std::unique_ptr<Model>> readModel(Context &Ctx, llvm::StringRef Path,
                                                  const ReadOptions &Options) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> Mapped, openModelFile(Path));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> Mapped, openModelFile(Ctx, Path));
   return parseModel(Mapped->bytes(), modelDisplayName(Mapped->path()), Options);
 }
 

@@ -1,7 +1,7 @@
 //===- WriteModel.cpp - Writing a Model back in its container -------------===//
 #include "GraphIOInternal.h"
 
-#include "frost/Support/BackgroundWork.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 
@@ -301,8 +301,9 @@ uint64_t encodedNodeSize(const Node &N) {
   return lengthDelimitedSize(NodeField, NodeEncoder(N).size());
 }
 
-absl::StatusOr<std::string> serializeModel(const Model &M, const WriteOptions &Options) {
-  FROST_RETURN_IF_ERROR(waitForBackgroundWork());
+absl::StatusOr<std::string> serializeModel(Context &Ctx, const Model &M,
+                                           const WriteOptions &Options) {
+  FROST_RETURN_IF_ERROR(Ctx.background().wait());
   if (Options.Enc == Encoding::Text)
     return printModelText(M);
   ModelEncoder Encoder(M);
@@ -321,8 +322,9 @@ absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Opt
   // The checksums of the checkpoint bytes it holds are checked before a
   // stream gets any byte, and for a file while it is written (the caller
   // commits only on success).
+  BackgroundWork &Checks = Out.context().background();
   if (Options.Enc == Encoding::Text || !Out.commitsAtomically())
-    FROST_RETURN_IF_ERROR(waitForBackgroundWork());
+    FROST_RETURN_IF_ERROR(Checks.wait());
   if (Options.Enc == Encoding::Text)
     return Out.writeString(printModelText(M), Options.Hash);
   ModelEncoder Encoder(M);
@@ -340,11 +342,12 @@ absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Opt
                                 : absl::OkStatus();
       },
       Options.Hash));
-  return waitForBackgroundWork();
+  return Checks.wait();
 }
 
-absl::Status writeModel(const Model &M, llvm::StringRef Path, const WriteOptions &Options) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+absl::Status writeModel(Context &Ctx, const Model &M, llvm::StringRef Path,
+                        const WriteOptions &Options) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Path));
   FROST_RETURN_IF_ERROR(writeModel(M, *Out, Options));
   return Out->commit();
 }

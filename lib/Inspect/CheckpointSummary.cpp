@@ -36,12 +36,13 @@ std::string shardText(const VariableInfo &V) {
 
 } // namespace
 
-absl::StatusOr<OpenedCheckpoint> openCheckpoint(llvm::StringRef Path, bool VerifyChecksums) {
+absl::StatusOr<OpenedCheckpoint> openCheckpoint(Context &Ctx, llvm::StringRef Path,
+                                                bool VerifyChecksums) {
   OpenedCheckpoint C;
-  FROST_ASSIGN_OR_RETURN(C.Where, resolveCheckpoint(Path));
+  FROST_ASSIGN_OR_RETURN(C.Where, resolveCheckpoint(Ctx, Path));
   frost::CheckpointOptions Options;
   Options.VerifyChecksums = VerifyChecksums;
-  FROST_ASSIGN_OR_RETURN(C.Reader, CheckpointReader::open(C.Where.Prefix, Options));
+  FROST_ASSIGN_OR_RETURN(C.Reader, CheckpointReader::open(Ctx, C.Where.Prefix, Options));
   return C;
 }
 

@@ -21,7 +21,7 @@ AnalysisManager::checkpoint(llvm::StringRef Path, std::vector<std::string> *Note
   if (Entry.Reader)
     return Entry.Reader.get();
   if (!Entry.IsResolved) {
-    FROST_ASSIGN_OR_RETURN(Entry.Resolved, resolveCheckpoint(Path));
+    FROST_ASSIGN_OR_RETURN(Entry.Resolved, resolveCheckpoint(Ctx, Path));
     Entry.IsResolved = true;
     if (Notes)
       for (std::string &N : Entry.Resolved.Notes)
@@ -32,7 +32,7 @@ AnalysisManager::checkpoint(llvm::StringRef Path, std::vector<std::string> *Note
   // for the checksums first.
   CheckpointOptions Options;
   Options.ChecksumsInBackground = true;
-  FROST_ASSIGN_OR_RETURN(Entry.Reader, CheckpointReader::open(Entry.Resolved.Prefix, Options));
+  FROST_ASSIGN_OR_RETURN(Entry.Reader, CheckpointReader::open(Ctx, Entry.Resolved.Prefix, Options));
   ++NumCheckpointsOpened;
   return Entry.Reader.get();
 }

@@ -1,11 +1,13 @@
 //===- File.cpp - Mapped input files and atomic output files --------------===//
 #include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "llvm/Support/Signals.h"
 
 #include <algorithm>
+#include <cassert>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -33,50 +35,13 @@ static absl::Status errnoStatus(llvm::StringRef Path, llvm::StringRef What) {
 
 namespace {
 
-struct NotedInput {
-  std::string Path;
-  /// The live InputFileScopes that noted it; it is forgotten when the last
-  /// ends, unless it was noted outside any scope (a tool's whole run).
-  unsigned Scopes = 0;
-  bool ForTheProcess = false;
-};
-
-struct InputRegistry {
-  std::mutex Lock;
-  std::map<InputFileScope::Inode, NotedInput> Files;
-};
-
-InputRegistry &inputRegistry() {
-  static InputRegistry R;
-  return R;
-}
-
-thread_local InputFileScope *CurrentInputScope = nullptr;
-
 /// Whether the input noted as `Path` is still file `Key`: one deleted since
-/// (a long-lived process: tests, Python) may have left its inode number to a
-/// new file, which is no input.
-bool stillNames(const std::string &Path, const InputFileScope::Inode &Key) {
+/// may have left its inode number to a new file, which is no input.
+bool stillNames(const std::string &Path, const std::pair<uint64_t, uint64_t> &Key) {
   struct stat St;
   bool Found = Path == "<stdin>" ? ::fstat(STDIN_FILENO, &St) == 0
                                  : ::stat(Path.c_str(), &St) == 0;
   return Found && St.st_dev == Key.first && St.st_ino == Key.second;
-}
-
-void noteInode(const struct stat &St, llvm::StringRef Path) {
-  if (!S_ISREG(St.st_mode))
-    return;
-  InputRegistry &R = inputRegistry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  InputFileScope::Inode Key{St.st_dev, St.st_ino};
-  NotedInput &N = R.Files[Key];
-  if (!N.Path.empty() && N.Path != Path && !stillNames(N.Path, Key))
-    N.ForTheProcess = false; // the process's input of that number is gone
-  N.Path = Path.str();
-  if (!CurrentInputScope)
-    N.ForTheProcess = true;
-  else if (CurrentInputScope->Noted.insert(Key).second)
-    ++N.Scopes;
 }
 
 /// A checkpoint or model path without its file extension: what its sibling
@@ -169,32 +134,17 @@ constexpr size_t KeepDescriptorFrom = size_t(1) << 20;
 /// 1024 open files; mappings past it are copied through the process.
 constexpr int MaxKeptDescriptors = 256;
 
-struct Mapping {
-  size_t Size;
-  int Fd; // -1: none kept
-};
+} // namespace
 
-/// Every live mapping by start address, to tell which file a run of bytes
-/// lies in.
-struct MappingRegistry {
-  std::mutex Lock;
-  std::map<uintptr_t, Mapping> ByStart;
-  int KeptDescriptors = 0;
-};
-
-MappingRegistry &mappingRegistry() {
-  // Never destroyed: mappings may outlive static destruction (held by
-  // background jobs dropped at exit).
-  static MappingRegistry *R = new MappingRegistry;
-  return *R;
+MappingRegistry::~MappingRegistry() {
+  assert(ByStart.empty() && "a mapped file outlived its Context");
 }
 
-/// The mapping holding all of `Bytes`, and its start; call with the lock held.
-std::optional<std::pair<uintptr_t, Mapping>> findMapping(MappingRegistry &R,
-                                                         llvm::StringRef Bytes) {
+std::optional<std::pair<uintptr_t, MappingRegistry::Mapping>>
+MappingRegistry::find(llvm::StringRef Bytes) const {
   auto Begin = reinterpret_cast<uintptr_t>(Bytes.data());
-  auto It = R.ByStart.upper_bound(Begin);
-  if (It == R.ByStart.begin())
+  auto It = ByStart.upper_bound(Begin);
+  if (It == ByStart.begin())
     return std::nullopt;
   --It;
   if (Begin - It->first > It->second.Size || Bytes.size() > It->second.Size - (Begin - It->first))
@@ -202,24 +152,19 @@ std::optional<std::pair<uintptr_t, Mapping>> findMapping(MappingRegistry &R,
   return *It;
 }
 
-} // namespace
-
-std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes) {
-  MappingRegistry &R = mappingRegistry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  std::optional<std::pair<uintptr_t, Mapping>> M = findMapping(R, Bytes);
+std::optional<FileRegion> MappingRegistry::fileRegion(llvm::StringRef Bytes) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::optional<std::pair<uintptr_t, Mapping>> M = find(Bytes);
   if (!M || M->second.Fd < 0)
     return std::nullopt;
   return FileRegion{M->second.Fd, reinterpret_cast<uintptr_t>(Bytes.data()) - M->first};
 }
 
-
-void releaseMappedPages(llvm::StringRef Bytes) {
-  MappingRegistry &R = mappingRegistry();
+void MappingRegistry::releasePages(llvm::StringRef Bytes) const {
   std::optional<std::pair<uintptr_t, Mapping>> M;
   {
-    std::lock_guard<std::mutex> Guard(R.Lock);
-    M = findMapping(R, Bytes);
+    std::lock_guard<std::mutex> Guard(Lock);
+    M = find(Bytes);
   }
   if (!M)
     return; // anonymous memory would lose its contents to MADV_DONTNEED
@@ -238,15 +183,16 @@ void releaseMappedPages(llvm::StringRef Bytes) {
     ::madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
 }
 
-absl::Status readMappedBytes(llvm::StringRef Bytes,
-                             llvm::function_ref<void(llvm::StringRef Piece)> Consume) {
-  std::optional<FileRegion> Region = mappedFileRegion(Bytes);
+absl::Status
+MappingRegistry::readBytes(llvm::StringRef Bytes,
+                           llvm::function_ref<void(llvm::StringRef Piece)> Consume) const {
+  std::optional<FileRegion> Region = fileRegion(Bytes);
   if (!Region) {
     Consume(Bytes);
     return absl::OkStatus();
   }
   constexpr size_t PieceBytes = size_t(1) << 20;
-  thread_local std::unique_ptr<char[]> Buffer(new char[PieceBytes]);
+  std::unique_ptr<char[]> Buffer(new char[std::min(PieceBytes, Bytes.size())]);
   for (size_t Done = 0; Done < Bytes.size();) {
     size_t Want = std::min(PieceBytes, Bytes.size() - Done);
     ssize_t N = ::pread(Region->Fd, Buffer.get(), Want,
@@ -263,17 +209,17 @@ absl::Status readMappedBytes(llvm::StringRef Bytes,
   return absl::OkStatus();
 }
 
-void prefetchMappedPages(llvm::StringRef Bytes) {
+void MappingRegistry::prefetchPages(llvm::StringRef Bytes) const {
   if (Bytes.empty())
     return; // a length of 0 would mean "to the end of the file"
   // Through the descriptor: madvise(MADV_WILLNEED) would also map the pages
   // into the process, and they would count as resident.
-  if (std::optional<FileRegion> Region = mappedFileRegion(Bytes))
+  if (std::optional<FileRegion> Region = fileRegion(Bytes))
     ::posix_fadvise(Region->Fd, static_cast<off_t>(Region->Offset),
                     static_cast<off_t>(Bytes.size()), POSIX_FADV_WILLNEED);
 }
 
-absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Path,
+absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(Context &Ctx, llvm::StringRef Path,
                                                              const StreamPolicy &Streams) {
   std::unique_ptr<MappedFile> File(new MappedFile());
   File->Path = Path.str();
@@ -287,8 +233,8 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Pat
     if (!Streams.Allow)
       return absl::InvalidArgumentError("standard input ('-') cannot be read here: name a file");
     // `tool - -o model.pb < model.pb` must not replace what it reads.
-    if (struct stat In; ::fstat(STDIN_FILENO, &In) == 0)
-      noteInode(In, "<stdin>");
+    if (struct stat In; ::fstat(STDIN_FILENO, &In) == 0 && S_ISREG(In.st_mode))
+      Ctx.inputs().noteInode({In.st_dev, In.st_ino}, "<stdin>");
     FROST_RETURN_IF_ERROR(readStreamInto(STDIN_FILENO, "<stdin>"));
     return File;
   }
@@ -310,7 +256,7 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Pat
     S = readStreamInto(Fd, Path);
   } else if (::fstat(Fd, &St) != 0) {
     S = errnoStatus(Path, "cannot stat");
-  } else if (noteInode(St, Path); St.st_size > 0) {
+  } else if (Ctx.inputs().noteInode({St.st_dev, St.st_ino}, Path); St.st_size > 0) {
     File->Size = static_cast<size_t>(St.st_size);
     void *Addr = ::mmap(nullptr, File->Size, PROT_READ, MAP_PRIVATE, Fd, 0);
     if (Addr == MAP_FAILED) {
@@ -318,13 +264,14 @@ absl::StatusOr<std::unique_ptr<MappedFile>> MappedFile::open(llvm::StringRef Pat
     } else {
       File->Data = static_cast<const char *>(Addr);
       File->IsMapped = true;
-      MappingRegistry &R = mappingRegistry();
+      MappingRegistry &R = Ctx.mappings();
       std::lock_guard<std::mutex> Guard(R.Lock);
       if (File->Size >= KeepDescriptorFrom && R.KeptDescriptors < MaxKeptDescriptors) {
         ++R.KeptDescriptors;
         std::swap(File->Fd, Fd);
       }
       R.ByStart[reinterpret_cast<uintptr_t>(Addr)] = {File->Size, File->Fd};
+      File->Registry = &R;
     }
   }
   if (Fd >= 0)
@@ -338,24 +285,28 @@ MappedFile::~MappedFile() {
   if (!IsMapped)
     return;
   {
-    MappingRegistry &R = mappingRegistry();
-    std::lock_guard<std::mutex> Guard(R.Lock);
-    R.ByStart.erase(reinterpret_cast<uintptr_t>(Data));
+    std::lock_guard<std::mutex> Guard(Registry->Lock);
+    Registry->ByStart.erase(reinterpret_cast<uintptr_t>(Data));
     if (Fd >= 0)
-      --R.KeptDescriptors;
+      --Registry->KeptDescriptors;
   }
   if (Fd >= 0)
     ::close(Fd);
   ::munmap(const_cast<char *>(Data), Size);
 }
 
-void noteInputFile(llvm::StringRef Path) {
-  struct stat St;
-  if (::stat(std::string(Path).c_str(), &St) == 0)
-    noteInode(St, Path);
+void InputFiles::noteInode(Inode Key, llvm::StringRef Path) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  Files[Key] = Path.str(); // the latest name wins
 }
 
-void noteInputFiles(llvm::StringRef Path) {
+void InputFiles::note(llvm::StringRef Path) {
+  struct stat St;
+  if (::stat(std::string(Path).c_str(), &St) == 0 && S_ISREG(St.st_mode))
+    noteInode({St.st_dev, St.st_ino}, Path);
+}
+
+void InputFiles::noteWithSiblings(llvm::StringRef Path) {
   namespace fs = std::filesystem;
   // Bounded: a huge directory given as input is not walked for ever.
   constexpr int MaxEntries = 100000;
@@ -368,10 +319,10 @@ void noteInputFiles(llvm::StringRef Path) {
          End;
          !EC && It != End && Seen++ < MaxEntries; It.increment(EC))
       if (isReadInDirectory(It->path().lexically_relative(P)))
-        noteInputFile(It->path().string());
+        note(It->path().string());
     return;
   }
-  noteInputFile(Path);
+  note(Path);
   fs::path Parent = fs::path(P).parent_path();
   std::string Prefix = inputPrefix(fs::path(P).filename().string()).str();
   if (Prefix.empty())
@@ -379,40 +330,25 @@ void noteInputFiles(llvm::StringRef Path) {
   for (fs::directory_iterator It(Parent.empty() ? fs::path(".") : Parent, EC), End;
        !EC && It != End && Seen++ < MaxEntries; It.increment(EC))
     if (isCheckpointOrGraphOf(It->path().filename().string(), Prefix))
-      noteInputFile(It->path().string());
+      note(It->path().string());
 }
 
-absl::Status checkNotAnInput(llvm::StringRef Path) {
+absl::Status InputFiles::checkNotAnInput(llvm::StringRef Path) const {
   struct stat St;
   if (Path == "-" || ::stat(std::string(Path).c_str(), &St) != 0)
     return absl::OkStatus();
-  InputRegistry &R = inputRegistry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  auto It = R.Files.find({St.st_dev, St.st_ino});
-  if (It == R.Files.end())
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Files.find({St.st_dev, St.st_ino});
+  if (It == Files.end())
     return absl::OkStatus();
-  const std::string &Input = It->second.Path;
+  const std::string &Input = It->second;
   if (!stillNames(Input, It->first)) {
-    if (!It->second.Scopes)
-      R.Files.erase(It);
+    Files.erase(It); // deleted since: its inode number went to a new file
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(
       absl::StrCat(Path.str(), ": is ", Input == Path ? "an input" : "the same file as the input ",
                    Input == Path ? "" : Input, "; write the output elsewhere"));
-}
-
-InputFileScope::InputFileScope() : Outer(CurrentInputScope) { CurrentInputScope = this; }
-
-InputFileScope::~InputFileScope() {
-  CurrentInputScope = Outer;
-  InputRegistry &R = inputRegistry();
-  std::lock_guard<std::mutex> Guard(R.Lock);
-  for (const Inode &Key : Noted) {
-    auto It = R.Files.find(Key);
-    if (It != R.Files.end() && --It->second.Scopes == 0 && !It->second.ForTheProcess)
-      R.Files.erase(It);
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -426,8 +362,9 @@ static bool isStreamAlias(llvm::StringRef Path) {
          Path.starts_with("/proc/self/fd/");
 }
 
-absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef Path) {
-  std::unique_ptr<OutputFile> Out(new OutputFile());
+absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(Context &Ctx,
+                                                                llvm::StringRef Path) {
+  std::unique_ptr<OutputFile> Out(new OutputFile(Ctx));
   Out->Path = Path.str();
   Out->InPlace = Path == "-" || isStreamAlias(Path);
   if (Path == "-")
@@ -439,7 +376,7 @@ absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(llvm::StringRef 
     if (S_ISDIR(St.st_mode))
       return absl::InvalidArgumentError(
           absl::StrCat(Path.str(), ": is a directory; give a file name to write"));
-    FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+    FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Path));
     if (!S_ISREG(St.st_mode)) {
       Out->InPlace = true; // a device or pipe
       return Out;
@@ -465,7 +402,7 @@ OutputFile::~OutputFile() {
 absl::Status OutputFile::write(const OutputProducer &Produce, bool Hash) {
   Written = {};
   auto produceInto = [&](int Fd, llvm::StringRef Name) {
-    OutputSink Out(Fd, Hash);
+    OutputSink Out(Fd, Hash, Ctx.mappings());
     absl::Status S = Produce(Out);
     std::string Digest = Out.sha256();
     if (!Out.flush() && S.ok())
@@ -476,7 +413,7 @@ absl::Status OutputFile::write(const OutputProducer &Produce, bool Hash) {
   };
   if (Path == "-")
     return produceInto(STDOUT_FILENO, "standard output");
-  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+  FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Path));
   auto produceAndClose = [&](int Fd) {
     absl::Status S = produceInto(Fd, Path);
     if (::close(Fd) != 0 && S.ok())
@@ -522,7 +459,7 @@ absl::Status OutputFile::writeString(llvm::StringRef Contents, bool Hash) {
 absl::Status OutputFile::commit() {
   if (Temp.empty() || Committed)
     return absl::OkStatus();
-  FROST_RETURN_IF_ERROR(checkNotAnInput(Path));
+  FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Path));
   if (::rename(Temp.c_str(), Path.c_str()) != 0)
     return errnoStatus(Path, "cannot rename the temporary file onto");
   llvm::sys::DontRemoveFileOnSignal(Temp);
@@ -530,14 +467,15 @@ absl::Status OutputFile::commit() {
   return absl::OkStatus();
 }
 
-absl::Status writeFileAtomically(llvm::StringRef Path, const OutputProducer &Produce) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+absl::Status writeFileAtomically(Context &Ctx, llvm::StringRef Path,
+                                 const OutputProducer &Produce) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Path));
   FROST_RETURN_IF_ERROR(Out->write(Produce));
   return Out->commit();
 }
 
-absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Contents) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Path));
+absl::Status writeStringAtomically(Context &Ctx, llvm::StringRef Path, llvm::StringRef Contents) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Path));
   FROST_RETURN_IF_ERROR(Out->writeString(Contents));
   return Out->commit();
 }

@@ -51,8 +51,8 @@ struct Sha256Hasher {
   bool Failed = false;
 };
 
-OutputSink::OutputSink(int Fd, bool Hash)
-    : Fd(Fd), Buffer(new char[SinkBufferBytes]),
+OutputSink::OutputSink(int Fd, bool Hash, const MappingRegistry &Mappings)
+    : Fd(Fd), Mappings(Mappings), Buffer(new char[SinkBufferBytes]),
       Hasher(Hash ? std::make_unique<Sha256Hasher>() : nullptr) {}
 
 OutputSink::~OutputSink() = default;
@@ -107,7 +107,7 @@ bool OutputSink::writeBytes(llvm::StringRef Bytes) {
     std::memcpy(Buffer.get() + Used, Bytes.data(), Bytes.size());
     Used += Bytes.size();
     // Even a scalar of a mapped checkpoint may have mapped a 2 MiB folio.
-    releaseMappedPages(Bytes);
+    Mappings.releasePages(Bytes);
     return true;
   }
   if (!flush())
@@ -115,7 +115,7 @@ bool OutputSink::writeBytes(llvm::StringRef Bytes) {
   // The kernel copies file to file fast only when input and output offsets
   // sit alike in their pages (else it copies every page in two misaligned
   // pieces, twice as slow as staging here, measured: docs/performance.md).
-  std::optional<FileRegion> From = mappedFileRegion(Bytes);
+  std::optional<FileRegion> From = Mappings.fileRegion(Bytes);
   if (From && !Hasher && From->Offset % PageBytes == Written % PageBytes)
     return copyFromFile(*From, Bytes);
   return writeStaged(Bytes);
@@ -135,7 +135,7 @@ bool OutputSink::writeStaged(llvm::StringRef Bytes) {
     size_t Offset = Written % PageBytes;
     llvm::StringRef Piece = Bytes.substr(Done, StageBytes - Offset);
     std::memcpy(Stage.get() + Offset, Piece.data(), Piece.size());
-    releaseMappedPages(Piece);
+    Mappings.releasePages(Piece);
     hash({Stage.get() + Offset, Piece.size()});
     writeAll(Stage.get() + Offset, Piece.size());
     Done += Piece.size();

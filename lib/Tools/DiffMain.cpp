@@ -11,7 +11,7 @@
 
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/GraphDiff.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 
 #include "absl/strings/str_cat.h"
@@ -122,13 +122,14 @@ int frostDiffMain(int Argc, char **Argv) {
   }
   C.Diff.MatchStructure = !C.NamesOnly;
 
+  Context Ctx;
   ReadOptions Read;
   Read.Tags = C.Tags;
   TimingReport Timing;
   std::unique_ptr<Model> Models[2];
   for (int I = 0; I < 2; ++I) {
     Stopwatch Timer(&Timing, I ? "read B" : "read A");
-    absl::StatusOr<std::unique_ptr<Model>> M = readModel(Positional[I], Read);
+    absl::StatusOr<std::unique_ptr<Model>> M = readModel(Ctx, Positional[I], Read);
     if (!M.ok())
       return usageFailure(M.status());
     Models[I] = std::move(*M);
@@ -141,9 +142,9 @@ int frostDiffMain(int Argc, char **Argv) {
     return usageFailure(D.status());
   if (!C.Html.empty()) {
     Stopwatch Timer(&Timing, "html");
-    absl::Status S = checkNotAnInput(C.Html);
+    absl::Status S = Ctx.inputs().checkNotAnInput(C.Html);
     if (S.ok())
-      S = writeStringAtomically(C.Html, inspect::graphDiffHtml(*D, *Models[0], *Models[1]));
+      S = writeStringAtomically(Ctx, C.Html, inspect::graphDiffHtml(*D, *Models[0], *Models[1]));
     if (!S.ok())
       return usageFailure(S);
   }

@@ -12,7 +12,7 @@
 #include "FreezeFlags.h"
 
 #include "frost/Freeze/Freeze.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/WarningLines.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Verify/Verify.h"
@@ -251,6 +251,7 @@ std::string formatSeconds(double S) { return llvm::formatv("{0:f3} s", S).str();
 int runFreeze(FreezeCommandLine &C) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point Start = Clock::now();
+  Context Ctx;
   TimingReport Timing;
   C.O.PM.Timing = &Timing;
   WarningLines WarningsOnly(llvm::errs());
@@ -266,8 +267,8 @@ int runFreeze(FreezeCommandLine &C) {
 
   // Before any work: no output may replace an input, and a run that fails
   // writes nothing, so both paths are checked now and committed together.
-  noteFreezeInputs(C.O);
-  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
+  noteFreezeInputs(Ctx, C.O);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(Ctx, C.Output);
   if (!Output.ok())
     return fail(Output.status());
   std::unique_ptr<OutputFile> Report;
@@ -275,14 +276,14 @@ int runFreeze(FreezeCommandLine &C) {
     if (sameFile(C.ReportPath, C.Output))
       return fail(absl::InvalidArgumentError(absl::StrCat(
           "--report ", C.ReportPath, " and the output are the same file: name two files")));
-    absl::StatusOr<std::unique_ptr<OutputFile>> R = OutputFile::prepare(C.ReportPath);
+    absl::StatusOr<std::unique_ptr<OutputFile>> R = OutputFile::prepare(Ctx, C.ReportPath);
     if (!R.ok())
       return fail(R.status());
     Report = std::move(*R);
   }
 
   C.O.KeepSource = C.Verify;
-  absl::StatusOr<FreezeResult> Result = freeze(C.O);
+  absl::StatusOr<FreezeResult> Result = freeze(Ctx, C.O);
   if (!Result.ok())
     return fail(Result.status());
   FreezeResult &R = *Result;
@@ -294,7 +295,7 @@ int runFreeze(FreezeCommandLine &C) {
   if (C.Verify) {
     Stopwatch Timer(&Timing, "verify");
     absl::StatusOr<verify::VerifyReport> Checked =
-        verify::verifyFrozen(R, *R.M, C.Output, verify::NumericOptions());
+        verify::verifyFrozen(Ctx, R, *R.M, C.Output, verify::NumericOptions());
     if (!Checked.ok())
       return fail(Checked.status());
     verify::printVerifyReport(llvm::errs(), *Checked, "freeze-graph --verify", C.Quiet);
@@ -318,7 +319,7 @@ int runFreeze(FreezeCommandLine &C) {
   // Both checked before either is renamed: inputs found during the run
   // (vocabularies, a checkpoint named by a state file) count too.
   for (const std::string *Path : {&C.Output, &C.ReportPath})
-    if (absl::Status S = checkNotAnInput(*Path); !Path->empty() && !S.ok())
+    if (absl::Status S = Ctx.inputs().checkNotAnInput(*Path); !Path->empty() && !S.ok())
       return fail(S);
   if (absl::Status S = (*Output)->commit(); !S.ok())
     return fail(S);

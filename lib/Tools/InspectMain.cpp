@@ -12,6 +12,7 @@
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphPicture.h"
 #include "frost/Inspect/GraphSummary.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -43,11 +44,12 @@ struct CheckpointCommand {
 };
 
 absl::Status runGraph(const GraphCommand &Cmd) {
-  noteInputFiles(Cmd.Path);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Cmd.Output));
+  Context Ctx;
+  Ctx.inputs().noteWithSiblings(Cmd.Path);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Cmd.Output));
   ReadOptions Read;
   Read.Tags = Cmd.Tags;
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Cmd.Path, Read));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, Cmd.Path, Read));
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   using Format = GraphCommand::Format;
@@ -70,8 +72,9 @@ absl::Status runGraph(const GraphCommand &Cmd) {
 }
 
 absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) {
+  Context Ctx;
   FROST_ASSIGN_OR_RETURN(inspect::OpenedCheckpoint C,
-                         inspect::openCheckpoint(Cmd.Path, Cmd.VerifyCrc));
+                         inspect::openCheckpoint(Ctx, Cmd.Path, Cmd.VerifyCrc));
   if (Cmd.Verify) {
     FROST_ASSIGN_OR_RETURN(inspect::CheckpointVerification V,
                            inspect::verifyCheckpoint(*C.Reader, Cmd.VerifyCrc));

@@ -4,14 +4,13 @@
 // run, write. Every debugging aid lives in the pass manager.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Support/BackgroundWork.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/OptMain.h"
 
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
-#include "frost/Support/File.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/Passes.h"
 
@@ -66,7 +65,7 @@ absl::Status prefixLines(const absl::Status &S, llvm::StringRef File) {
 
 /// Reads, transforms and renders one model; the result goes to `Out` (text)
 /// or straight to the output file (binary).
-absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
+absl::Status processOne(Context &Ctx, llvm::StringRef Bytes, llvm::StringRef DisplayName,
                         const OptConfig &Config, const PassRegistry &Registry,
                         std::string &TextOut) {
   ReadOptions Read;
@@ -84,8 +83,8 @@ absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
   }
   PassManager PM(Config.PMOptions);
   FROST_RETURN_IF_ERROR(parsePassPipeline(Config.Pipeline, Registry, PM));
-  PassContext Ctx;
-  FROST_RETURN_IF_ERROR(PM.run(*M, Ctx));
+  PassContext PassCtx(Ctx);
+  FROST_RETURN_IF_ERROR(PM.run(*M, PassCtx));
   // TensorFlow could not import an op taking a resource or reference fed a
   // value (a write left on a frozen variable). Pass tests that stop halfway
   // through freezing say --allow-unimportable.
@@ -100,14 +99,14 @@ absl::Status processOne(llvm::StringRef Bytes, llvm::StringRef DisplayName,
     M->dropContainer();
   if (outputEncoding(Config) == Encoding::Text) {
     // Checkpoint bytes in the text are checked first, as writeModel does.
-    FROST_RETURN_IF_ERROR(waitForBackgroundWork());
+    FROST_RETURN_IF_ERROR(Ctx.background().wait());
     TextOut += printModelText(*M);
     return absl::OkStatus();
   }
   WriteOptions Write;
   Write.Enc = Encoding::Binary;
   Write.SizeLimit = Config.SizeLimit;
-  return writeModel(*M, Config.Output, Write);
+  return writeModel(Ctx, *M, Config.Output, Write);
 }
 
 /// The chunks of a `--split-input-file` input, each padded with newlines so
@@ -276,14 +275,15 @@ int frostOptMain(int Argc, char **Argv) {
     return 1;
   }
 
-  absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Config.Input);
+  Context Ctx;
+  absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Ctx, Config.Input);
   if (!File.ok()) {
     printError(File.status());
     return 1;
   }
   std::string DisplayName = modelDisplayName((*File)->path());
   // Before any work: the output must be writable and not the input.
-  if (absl::StatusOr<std::unique_ptr<OutputFile>> Out = OutputFile::prepare(Config.Output);
+  if (absl::StatusOr<std::unique_ptr<OutputFile>> Out = OutputFile::prepare(Ctx, Config.Output);
       !Out.ok()) {
     printError(Out.status());
     return 1;
@@ -295,7 +295,7 @@ int frostOptMain(int Argc, char **Argv) {
   std::string TextOut;
   bool Failed = false;
   if (!Config.SplitInputFile) {
-    absl::Status S = processOne((*File)->bytes(), DisplayName, Config, Registry, TextOut);
+    absl::Status S = processOne(Ctx, (*File)->bytes(), DisplayName, Config, Registry, TextOut);
     if (!S.ok()) {
       printError(S);
       Failed = true;
@@ -303,7 +303,7 @@ int frostOptMain(int Argc, char **Argv) {
   } else {
     for (size_t I = 0; I < Chunks.size(); ++I) {
       std::string ChunkOut;
-      absl::Status S = processOne(Chunks[I], DisplayName, Config, Registry, ChunkOut);
+      absl::Status S = processOne(Ctx, Chunks[I], DisplayName, Config, Registry, ChunkOut);
       if (!S.ok()) {
         printError(S);
         Failed = true;
@@ -318,7 +318,7 @@ int frostOptMain(int Argc, char **Argv) {
   // worked are still shown next to the errors of the others.
   bool ToStdout = Config.Output == "-";
   if (outputEncoding(Config) == Encoding::Text && (!Failed || ToStdout)) {
-    if (absl::Status S = writeStringAtomically(Config.Output, TextOut); !S.ok()) {
+    if (absl::Status S = writeStringAtomically(Ctx, Config.Output, TextOut); !S.ok()) {
       printError(S);
       Failed = true;
     }

@@ -14,7 +14,7 @@
 
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/OptimizeForInference.h"
@@ -117,13 +117,14 @@ int runOptimize(OptimizeCommandLine &C) {
   if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
     return usageFailure(S);
 
-  noteInputFiles(C.Input);
-  if (absl::Status S = checkNotAnInput(C.Output); !S.ok())
+  Context Ctx;
+  Ctx.inputs().noteWithSiblings(C.Input);
+  if (absl::Status S = Ctx.inputs().checkNotAnInput(C.Output); !S.ok())
     return runFailure(S);
-  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.Output);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(Ctx, C.Output);
   if (!Output.ok())
     return runFailure(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(C.Input, Timing, C.PM.VerifyEach);
+  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(Ctx, C.Input, Timing, C.PM.VerifyEach);
   if (!M.ok())
     return runFailure(M.status());
 
@@ -139,11 +140,11 @@ int runOptimize(OptimizeCommandLine &C) {
   PassManager PM(C.PM);
   if (absl::Status S = addOptimizePasses(PM, Registry, Sequence, Targets); !S.ok())
     return usageFailure(S);
-  PassContext Ctx(llvm::errs());
-  if (absl::Status S = PM.run(**M, Ctx); !S.ok())
+  PassContext PassCtx(Ctx, llvm::errs());
+  if (absl::Status S = PM.run(**M, PassCtx); !S.ok())
     return runFailure(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
   if (C.PM.Statistics)
-    PM.printStatistics(*C.PM.Out, Ctx);
+    PM.printStatistics(*C.PM.Out, PassCtx);
   if (absl::Status S = writeToolOutput(**M, **Output,
                                        C.FrozenGraph ? Encoding::Binary : Encoding::Text, Timing);
       !S.ok())

@@ -151,11 +151,11 @@ int usageFailure(const absl::Status &S) {
   return 2;
 }
 
-absl::StatusOr<std::unique_ptr<Model>> readToolInput(llvm::StringRef Path, TimingReport &Timing,
-                                                     bool Verify) {
+absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
+                                                     TimingReport &Timing, bool Verify) {
   absl::StatusOr<std::unique_ptr<Model>> M = [&] {
     Stopwatch Timer(&Timing, "read input");
-    return readModel(Path);
+    return readModel(Ctx, Path);
   }();
   if (M.ok() && Verify)
     if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())

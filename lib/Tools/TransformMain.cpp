@@ -14,7 +14,7 @@
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/Verifier.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/GraphTransforms.h"
 #include "frost/Transforms/Passes.h"
@@ -107,16 +107,17 @@ int runTransform(TransformCommandLine &C) {
   if (!Transforms.ok())
     return usageFailure(Transforms.status());
 
-  noteInputFiles(C.InGraph);
-  if (absl::Status S = checkNotAnInput(C.OutGraph); !S.ok())
+  Context Ctx;
+  Ctx.inputs().noteWithSiblings(C.InGraph);
+  if (absl::Status S = Ctx.inputs().checkNotAnInput(C.OutGraph); !S.ok())
     return runFailure(S);
-  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(C.OutGraph);
+  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(Ctx, C.OutGraph);
   if (!Output.ok())
     return runFailure(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(C.InGraph, Timing, C.PM.VerifyEach);
+  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(Ctx, C.InGraph, Timing, C.PM.VerifyEach);
   if (!M.ok())
     return runFailure(M.status());
-  if (absl::Status S = runGraphTransforms(*M, std::move(*Transforms), C.PM, llvm::errs());
+  if (absl::Status S = runGraphTransforms(Ctx, *M, std::move(*Transforms), C.PM, llvm::errs());
       !S.ok())
     return runFailure(S);
   if (absl::Status S = writeToolOutput(**M, **Output,

@@ -10,7 +10,7 @@
 
 #include "FreezeFlags.h"
 
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Verify/Verify.h"
 
@@ -130,9 +130,10 @@ int runVerify(VerifyCommandLine &C) {
   if (absl::Status S = checkFreezeOptions(C.O); !S.ok())
     return usageFailure(S);
   const std::string &FrozenPath = C.Positional.front();
+  Context Ctx;
   TimingReport Timing;
   absl::StatusOr<std::unique_ptr<Model>> Frozen =
-      readToolInput(FrozenPath, Timing, /*Verify=*/true);
+      readToolInput(Ctx, FrozenPath, Timing, /*Verify=*/true);
   if (!Frozen.ok())
     return runFailure(Frozen.status());
   C.O.KeepSource = true;
@@ -140,13 +141,13 @@ int runVerify(VerifyCommandLine &C) {
   C.O.PM.Timing = &Timing;
   absl::StatusOr<FreezeResult> Expected = [&] {
     Stopwatch Timer(&Timing, "freeze the source");
-    return freeze(C.O);
+    return freeze(Ctx, C.O);
   }();
   if (!Expected.ok())
     return runFailure(Expected.status());
   absl::StatusOr<verify::VerifyReport> Report = [&] {
     Stopwatch Timer(&Timing, "verify");
-    return verify::verifyFrozen(*Expected, **Frozen, FrozenPath, C.Numeric);
+    return verify::verifyFrozen(Ctx, *Expected, **Frozen, FrozenPath, C.Numeric);
   }();
   if (!Report.ok())
     return runFailure(Report.status());

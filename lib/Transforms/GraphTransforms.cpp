@@ -364,19 +364,19 @@ prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformConte
   return Prepared;
 }
 
-absl::Status runGraphTransforms(std::unique_ptr<Model> &M,
+absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Prepared,
                                 const PassManagerOptions &Options, llvm::raw_ostream &Warnings) {
   for (PreparedTransform &T : Prepared) {
     std::string Before;
     if (T.IgnoreErrors) {
-      FROST_ASSIGN_OR_RETURN(Before, serializeModel(*M));
+      FROST_ASSIGN_OR_RETURN(Before, serializeModel(Ctx, *M));
     }
     PassManager PM(Options);
     for (std::unique_ptr<Pass> &P : T.Passes)
       PM.addPass(std::move(P));
-    PassContext Ctx(Warnings);
-    absl::Status S = PM.run(*M, Ctx);
+    PassContext PassCtx(Ctx, Warnings);
+    absl::Status S = PM.run(*M, PassCtx);
     if (S.ok())
       continue;
     if (!T.IgnoreErrors)
@@ -388,15 +388,15 @@ absl::Status runGraphTransforms(std::unique_ptr<Model> &M,
   return absl::OkStatus();
 }
 
-absl::Status transformGraph(std::unique_ptr<Model> &M, llvm::StringRef Text,
-                            const TransformContext &Context, const PassManagerOptions &Options,
+absl::Status transformGraph(Context &Ctx, std::unique_ptr<Model> &M, llvm::StringRef Text,
+                            const TransformContext &Endpoints, const PassManagerOptions &Options,
                             llvm::raw_ostream &Warnings) {
   PassRegistry Registry;
   registerAllPasses(Registry);
   FROST_ASSIGN_OR_RETURN(std::vector<TransformCall> Calls, parseTransformList(Text));
   FROST_ASSIGN_OR_RETURN(std::vector<PreparedTransform> Transforms,
-                         prepareGraphTransforms(Calls, Context, Registry, Text));
-  return runGraphTransforms(M, std::move(Transforms), Options, Warnings);
+                         prepareGraphTransforms(Calls, Endpoints, Registry, Text));
+  return runGraphTransforms(Ctx, M, std::move(Transforms), Options, Warnings);
 }
 
 } // namespace frost

@@ -449,7 +449,7 @@ absl::Status InlineTableFilesPass::inlineTable(Model &M, Node &N, const AssetMap
   if (Exists && Status.type() != llvm::sys::fs::file_type::regular_file &&
       Status.type() != llvm::sys::fs::file_type::directory_file)
     return absl::InvalidArgumentError(absl::StrCat(S.Path, ": not a regular file"));
-  absl::StatusOr<std::unique_ptr<MappedFile>> File = MappedFile::open(Path);
+  absl::StatusOr<std::unique_ptr<MappedFile>> File = MappedFile::open(Ctx.context(), Path);
   if (!File.ok())
     return absl::Status(File.status().code(),
                         absl::StrCat(IsAsset ? "asset " : "", File.status().message()));

@@ -4,7 +4,7 @@
 #include "VerifyInternal.h"
 
 #include "frost/Checkpoint/CheckpointReader.h"
-#include "frost/Support/BackgroundWork.h"
+#include "frost/Support/Context.h"
 #include "frost/Eval/Eval.h"
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/OpClasses.h"
@@ -377,7 +377,8 @@ bool VerifyReport::complete() const {
          });
 }
 
-absl::StatusOr<VerifyReport> verifyFrozen(const FreezeResult &Expected, const Model &Frozen,
+absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expected,
+                                          const Model &Frozen,
                                           llvm::StringRef FrozenPath,
                                           const NumericOptions &Options) {
   VerifyReport R;
@@ -387,15 +388,15 @@ absl::StatusOr<VerifyReport> verifyFrozen(const FreezeResult &Expected, const Mo
   R.Seed = Options.Seed;
   std::unique_ptr<CheckpointReader> Reader;
   if (!Expected.Checkpoint.empty()) {
-    FROST_ASSIGN_OR_RETURN(Reader, CheckpointReader::open(Expected.Checkpoint));
+    FROST_ASSIGN_OR_RETURN(Reader, CheckpointReader::open(Ctx, Expected.Checkpoint));
   }
   checkConstants(Expected, Frozen, Reader.get(), R);
   checkStructure(Expected, Frozen, R);
   if (Options.Run)
-    checkNumeric(Expected, Frozen, Reader.get(), Options, R);
+    checkNumeric(Ctx, Expected, Frozen, Reader.get(), Options, R);
   // The freezes behind `Expected` (and `Frozen`) checked their checkpoint's
   // checksums in the background: a pass needs them all.
-  FROST_RETURN_IF_ERROR(waitForBackgroundWork());
+  FROST_RETURN_IF_ERROR(Ctx.background().wait());
   return R;
 }
 } // namespace frost::verify

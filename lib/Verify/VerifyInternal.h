@@ -50,7 +50,7 @@ absl::StatusOr<TensorData> checkpointValue(const CheckpointReader &Reader,
 std::vector<bool> reached(const Graph &G, const std::vector<std::string> &Outputs);
 
 /// Check 3 (VerifyNumeric.cpp).
-void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
+void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
                   const CheckpointReader *Reader, const NumericOptions &Options,
                   VerifyReport &R);
 

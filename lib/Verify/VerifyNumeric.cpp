@@ -151,7 +151,7 @@ std::string notComputedText(const NotComputed &Why) {
 }
 
 /// Writes `T` as a .npy file; false for dtypes numpy cannot hold.
-bool writeNpy(const std::string &Path, const TensorData &T) {
+bool writeNpy(Context &Ctx, const std::string &Path, const TensorData &T) {
   static const std::map<DataType, const char *> Descr = {
       {tensorflow::DT_FLOAT, "<f4"},  {tensorflow::DT_DOUBLE, "<f8"},
       {tensorflow::DT_HALF, "<f2"},   {tensorflow::DT_INT8, "|i1"},
@@ -178,11 +178,11 @@ bool writeNpy(const std::string &Path, const TensorData &T) {
   Bytes += static_cast<char>(Length >> 8);
   Bytes += Header;
   Bytes += T.bytes().str();
-  return writeStringAtomically(Path, Bytes).ok();
+  return writeStringAtomically(Ctx, Path, Bytes).ok();
 }
 
 /// Saves what the numeric check computed, for a comparison with TensorFlow.
-absl::Status saveValues(const std::string &Dir, const TensorMap &Feeds,
+absl::Status saveValues(Context &Ctx, const std::string &Dir, const TensorMap &Feeds,
                         const RunResult &Source, const RunResult &Frozen) {
   std::error_code EC;
   std::filesystem::create_directories(Dir, EC);
@@ -196,7 +196,7 @@ absl::Status saveValues(const std::string &Dir, const TensorMap &Feeds,
     int File = 0;
     auto save = [&](llvm::StringRef Role, llvm::StringRef Tensor, const TensorData &T) {
       std::string Name = absl::StrCat(File++, ".npy");
-      if (!writeNpy(Dir + "/" + Name, T))
+      if (!writeNpy(Ctx, Dir + "/" + Name, T))
         return;
       J.objectBegin();
       J.member("role", Role);
@@ -217,10 +217,10 @@ absl::Status saveValues(const std::string &Dir, const TensorMap &Feeds,
     J.arrayEnd();
     J.objectEnd();
   }
-  return writeStringAtomically(Dir + "/index.json", Index);
+  return writeStringAtomically(Ctx, Dir + "/index.json", Index);
 }
 
-void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
+void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
                   const CheckpointReader *Reader, const NumericOptions &Options,
                   VerifyReport &R) {
   if (!Expected.Source)
@@ -355,7 +355,7 @@ void checkNumeric(const FreezeResult &Expected, const Model &Frozen,
     }
   }
   if (!Options.SaveValues.empty())
-    if (absl::Status S = saveValues(Options.SaveValues, SourceRun.Feeds, *SourceResult,
+    if (absl::Status S = saveValues(Ctx, Options.SaveValues, SourceRun.Feeds, *SourceResult,
                                     *FrozenResult);
         !S.ok())
       R.Findings.push_back({"numeric", "", std::string(S.message())});

@@ -17,9 +17,24 @@ importable, a tf.compat.v1.GraphDef or MetaGraphDef (or a tf.Graph); TensorFlow 
 from typing import Any, Dict, Iterable, Optional, Union
 import json
 import os
+import sys
 import warnings
 
-from . import _frost
+
+def _load_extension():
+    """frost._frost, loaded so that the libraries it links (protobuf above all) are looked up in
+    its own dependencies before the process's: TensorFlow's libraries, often loaded first,
+    export a protobuf of another version, which frost's generated code must never reach."""
+    flags = sys.getdlopenflags()
+    sys.setdlopenflags(flags | getattr(os, "RTLD_DEEPBIND", 0))
+    try:
+        from . import _frost as extension
+    finally:
+        sys.setdlopenflags(flags)
+    return extension
+
+
+_frost = _load_extension()
 
 __all__ = ["freeze", "transform", "inspect_checkpoint", "summarize", "FrostError",
            "FrostWarning"]

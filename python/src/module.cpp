@@ -5,7 +5,8 @@
 // written atomically, or the tools' JSON. Long work runs without the GIL;
 // every failure is the library's one-line absl::Status, raised as
 // frost.FrostError (never an abort: library code returns statuses). Each call
-// is one InputFileScope: a later call may write what an earlier one read.
+// is one job with a Context of its own: a later call may write what an earlier
+// one read, and a failure found for one call never reaches the next.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Freeze/Freeze.h"
@@ -13,7 +14,7 @@
 #include "frost/IR/Verifier.h"
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphSummary.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/Version.h"
 #include "frost/Support/WarningLines.h"
 #include "frost/Transforms/GraphTransforms.h"
@@ -43,14 +44,15 @@ nb::object FrostErrorType;
   throw nb::python_error();
 }
 
-/// Runs `Work` (-> absl::Status) as one call: without the GIL, its inputs its
-/// own; a failure is raised as FrostError once the GIL is back.
+/// Runs `Work` (frost::Context & -> absl::Status) as one job: without the
+/// GIL, in a Context of its own; a failure is raised as FrostError once the
+/// GIL is back.
 template <typename WorkFn> void runCall(WorkFn &&Work) {
   absl::Status Failed;
   {
     nb::gil_scoped_release Unlocked;
-    frost::InputFileScope Inputs;
-    Failed = Work();
+    frost::Context Ctx;
+    Failed = Work(Ctx);
   }
   if (!Failed.ok())
     raise(Failed);
@@ -117,26 +119,26 @@ WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &
   frost::WriteOptions Write;
   Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
   std::string Bytes;
-  runCall([&]() -> absl::Status {
-    frost::noteFreezeInputs(O);
-    FROST_ASSIGN_OR_RETURN(frost::FreezeResult R, frost::freeze(O));
+  runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(frost::FreezeResult R, frost::freeze(Ctx, O));
     if (Output)
-      return frost::writeFrozenGraph(R, *Output,
+      return frost::writeFrozenGraph(Ctx, R, *Output,
                                      Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary)
           .status();
     FROST_RETURN_IF_ERROR(frost::checkFrozenGraphSize(R, "<bytes>"));
-    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*R.M, Write));
+    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(Ctx, *R.M, Write));
     return absl::OkStatus();
   });
   return {bytesOrNone(Output, Bytes), Warned};
 }
 
 /// The model of a path or of bytes, read as the tools read their input.
-absl::StatusOr<std::unique_ptr<frost::Model>> readModelArg(const ModelArg &Model,
+absl::StatusOr<std::unique_ptr<frost::Model>> readModelArg(frost::Context &Ctx,
+                                                           const ModelArg &Model,
                                                            const frost::ReadOptions &Read) {
   if (Model.Path) {
-    frost::noteInputFiles(*Model.Path);
-    return frost::readModel(*Model.Path, Read);
+    Ctx.inputs().noteWithSiblings(*Model.Path);
+    return frost::readModel(Ctx, *Model.Path, Read);
   }
   return frost::parseModel(Model.Bytes, Model.Name, Read);
 }
@@ -150,19 +152,19 @@ WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms
   llvm::raw_string_ostream WarnedStream(Warned);
   frost::WarningLines Warnings(WarnedStream);
   std::string Bytes;
-  runCall([&]() -> absl::Status {
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Graph, {}));
+  runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Ctx, Graph, {}));
     if (absl::Status S = frost::verifyGraph(M->graph()); !S.ok())
       return absl::Status(S.code(),
                           absl::StrCat(Graph.Path.value_or(Graph.Name), ": ", S.message()));
-    FROST_RETURN_IF_ERROR(frost::transformGraph(M, Transforms, {Inputs, Outputs},
+    FROST_RETURN_IF_ERROR(frost::transformGraph(Ctx, M, Transforms, {Inputs, Outputs},
                                                 frost::PassManagerOptions(), Warnings));
     M->dropContainer();
     frost::WriteOptions Write;
     Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
     if (Output)
-      return frost::writeModel(*M, *Output, Write);
-    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(*M, Write));
+      return frost::writeModel(Ctx, *M, *Output, Write);
+    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(Ctx, *M, Write));
     return absl::OkStatus();
   });
   return {bytesOrNone(Output, Bytes), Warned};
@@ -172,10 +174,10 @@ WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms
 std::string inspectCheckpoint(const std::string &Path, const std::vector<std::string> &Tensors,
                               bool Values, bool VerifyChecksums) {
   std::string Json;
-  runCall([&]() -> absl::Status {
+  runCall([&](frost::Context &Ctx) -> absl::Status {
     llvm::raw_string_ostream OS(Json);
     FROST_ASSIGN_OR_RETURN(frost::inspect::OpenedCheckpoint C,
-                           frost::inspect::openCheckpoint(Path, VerifyChecksums));
+                           frost::inspect::openCheckpoint(Ctx, Path, VerifyChecksums));
     FROST_ASSIGN_OR_RETURN(std::vector<const frost::VariableInfo *> Vars,
                            frost::inspect::selectVariables(*C.Reader, Tensors));
     return frost::inspect::printCheckpointJson(C, Vars, Values || !Tensors.empty(), OS);
@@ -186,12 +188,12 @@ std::string inspectCheckpoint(const std::string &Path, const std::vector<std::st
 /// summarize(): frost-inspect graph --json's document.
 std::string summarizeModel(const ModelArg &Model, const std::vector<std::string> &Tags) {
   std::string Json;
-  runCall([&]() -> absl::Status {
+  runCall([&](frost::Context &Ctx) -> absl::Status {
     llvm::raw_string_ostream OS(Json);
     frost::ReadOptions Read;
     if (!Tags.empty())
       Read.Tags = Tags;
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Model, Read));
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Ctx, Model, Read));
     frost::inspect::printGraphSummaryJson(
         frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
     return absl::OkStatus();

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Support/Context.h"
 #include "BundleTestWriter.h"
 
 #include "absl/strings/match.h"
@@ -36,7 +37,8 @@ struct Fixture {
 
 /// Opens the bundle and reads every variable; the first error.
 absl::Status openAndReadAll(const std::string &Prefix) {
-  auto R = CheckpointReader::open(Prefix);
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Prefix);
   if (!R.ok())
     return R.status();
   for (const VariableInfo &V : (*R)->variables())
@@ -180,7 +182,8 @@ TEST(BundleCorruptionTest, MissingShardFile) {
   F.W.add<float>("in_shard_1", tensorflow::DT_FLOAT, {1}, {1}, 1);
   F.W.finish();
   std::filesystem::remove(F.W.shardPath(1));
-  auto R = CheckpointReader::open(F.Prefix);
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, F.Prefix);
   ASSERT_TRUE(R.ok()) << R.status(); // shards are opened lazily
   EXPECT_TRUE((*R)->read("dense/kernel").ok());
   absl::Status S = (*R)->read("in_shard_1").status();
@@ -203,7 +206,8 @@ TEST(BundleCorruptionTest, DataChecksumMismatch) {
   std::string Shard = readFile(F.shard());
   Shard[5] ^= 0x40; // inside dense/kernel's 16 bytes at offset 0
   writeFile(F.shard(), Shard);
-  auto R = CheckpointReader::open(F.Prefix);
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, F.Prefix);
   ASSERT_TRUE(R.ok());
   absl::Status S = (*R)->read("dense/kernel").status();
   EXPECT_TRUE(absl::IsDataLoss(S)) << S;
@@ -252,7 +256,8 @@ TEST(BundleCorruptionTest, StringLengthsOverflowEntry) {
   F.W.append("bad_strings", tensorflow::DT_STRING, {2}, Data,
              refCrc32c(LengthCrcInput + Check + "abcdef"), 0);
   F.W.finish();
-  auto R = CheckpointReader::open(F.Prefix);
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, F.Prefix);
   ASSERT_TRUE(R.ok());
   absl::Status S = (*R)->read("bad_strings").status();
   EXPECT_TRUE(absl::IsDataLoss(S)) << S;

@@ -1,5 +1,6 @@
 //===- BundleReaderTest.cpp - V2 checkpoints written by the test writer ---===//
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "OpenedReader.h"
 #include "BundleTestWriter.h"
 #include "frost/proto/tensor.pb.h"
 
@@ -14,11 +15,13 @@ using tensorflow::DataType;
 
 namespace {
 
-std::unique_ptr<CheckpointReader> openOk(const std::string &Prefix,
-                                         CheckpointOptions Options = {}) {
-  auto R = CheckpointReader::open(Prefix, Options);
+OpenedReader openOk(const std::string &Prefix, CheckpointOptions Options = {}) {
+  OpenedReader Opened;
+  auto R = CheckpointReader::open(*Opened.Ctx, Prefix, Options);
   EXPECT_TRUE(R.ok()) << R.status();
-  return R.ok() ? *std::move(R) : nullptr;
+  if (R.ok())
+    Opened.Reader = *std::move(R);
+  return Opened;
 }
 
 TensorData readOk(const CheckpointReader &R, const std::string &Name) {
@@ -56,7 +59,7 @@ TEST(BundleReaderTest, ReadsFloatsWithoutCopying) {
   EXPECT_EQ(B.bytes().data(), K.bytes().data() + 24);
   EXPECT_EQ(B.keeper(), K.keeper());
   // The view stays valid after the reader is gone.
-  R.reset();
+  R.Reader.reset();
   EXPECT_EQ(K.element<float>(5), 6.0f);
 }
 
@@ -379,14 +382,16 @@ TEST(BundleReaderTest, IndexFileNameAsPrefix) {
   TestBundleWriter W(Dir / "m");
   W.add<float>("w", tensorflow::DT_FLOAT, {1}, {1.0f});
   W.finish();
-  auto R = CheckpointReader::open(Dir / "m.index");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "m.index");
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ((*R)->prefix(), Dir / "m");
 }
 
 TEST(BundleReaderTest, MissingCheckpointIsNotFound) {
   TempDir Dir;
-  auto R = CheckpointReader::open(Dir / "nothing");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "nothing");
   EXPECT_TRUE(absl::IsNotFound(R.status())) << R.status();
   EXPECT_NE(R.status().message().find(Dir / "nothing.index"), std::string::npos);
 }

@@ -1,5 +1,6 @@
 //===- ResolveTest.cpp - Finding checkpoints from user input --------------===//
 #include "frost/Checkpoint/Resolve.h"
+#include "frost/Support/Context.h"
 #include "BundleTestWriter.h"
 #include "frost/proto/checkpoint.pb.h"
 
@@ -36,7 +37,8 @@ TEST(ResolveTest, PlainPrefixWithMeta) {
   TempDir Dir;
   writeBundle(Dir / "model.ckpt-1234");
   writeFile(Dir / "model.ckpt-1234.meta", "meta");
-  auto R = resolveCheckpoint(Dir / "model.ckpt-1234");
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir / "model.ckpt-1234");
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model.ckpt-1234");
   EXPECT_EQ(R->Format, CheckpointFormat::V2);
@@ -49,7 +51,8 @@ TEST(ResolveTest, FileOfCheckpointInsteadOfPrefix) {
   TempDir Dir;
   writeBundle(Dir / "model");
   for (const char *File : {"model.index", "model.data-00000-of-00001"}) {
-    auto R = resolveCheckpoint(Dir / File);
+    Context Ctx;
+    auto R = resolveCheckpoint(Ctx, Dir / File);
     ASSERT_TRUE(R.ok()) << R.status();
     EXPECT_EQ(R->Prefix, Dir / "model");
     EXPECT_FALSE(R->MetaPath);
@@ -65,7 +68,8 @@ TEST(ResolveTest, DirectoryWithRelativeStateFile) {
   writeFile(Dir / "checkpoint", "model_checkpoint_path: \"model.ckpt-10\"\n"
                                 "all_model_checkpoint_paths: \"model.ckpt-10\"\n"
                                 "all_model_checkpoint_paths: \"model.ckpt-20\"\n");
-  auto R = resolveCheckpoint(Dir.path() + "/");
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path() + "/");
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model.ckpt-10"); // the state file decides, not the step
   EXPECT_EQ(R->GlobalStep, 10);
@@ -76,7 +80,8 @@ TEST(ResolveTest, DirectoryWithAbsoluteStateFile) {
   TempDir Dir;
   writeBundle(Dir / "m-5");
   writeFile(Dir / "checkpoint", absl::StrCat("model_checkpoint_path: \"", Dir / "m-5", "\"\n"));
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "m-5");
   EXPECT_FALSE(mentions(*R, "does not exist here"));
@@ -87,7 +92,8 @@ TEST(ResolveTest, StateFileFromAnotherMachine) {
   writeBundle(Dir / "model.ckpt-7");
   writeFile(Dir / "checkpoint",
             "model_checkpoint_path: \"/home/someone/train/model.ckpt-7\"\n");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model.ckpt-7");
   EXPECT_TRUE(mentions(*R, "'/home/someone/train/model.ckpt-7', which does not exist here"));
@@ -97,7 +103,8 @@ TEST(ResolveTest, WindowsStylePath) {
   TempDir Dir;
   writeBundle(Dir / "model.ckpt-10");
   writeFile(Dir / "checkpoint", "model_checkpoint_path: \"C:\\\\foo\\\\model.ckpt-10\"\n");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model.ckpt-10");
   EXPECT_TRUE(mentions(*R, "C:\\foo\\model.ckpt-10"));
@@ -106,7 +113,8 @@ TEST(ResolveTest, WindowsStylePath) {
 TEST(ResolveTest, StateFileNamesMissingCheckpoint) {
   TempDir Dir;
   writeFile(Dir / "checkpoint", "model_checkpoint_path: \"gone-3\"\n");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   EXPECT_TRUE(absl::IsNotFound(R.status())) << R.status();
   EXPECT_EQ(R.status().message(),
             absl::StrCat(Dir / "checkpoint", ": records checkpoint 'gone-3', but neither it nor ",
@@ -116,7 +124,8 @@ TEST(ResolveTest, StateFileNamesMissingCheckpoint) {
 TEST(ResolveTest, MalformedStateFile) {
   TempDir Dir;
   writeFile(Dir / "checkpoint", "model_checkpoint_path: \"a\"\nbogus_field: 1\n");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   EXPECT_TRUE(absl::IsInvalidArgument(R.status())) << R.status();
   EXPECT_TRUE(absl::StrContains(R.status().message(), absl::StrCat(Dir / "checkpoint", ":2:")))
       << R.status();
@@ -125,7 +134,8 @@ TEST(ResolveTest, MalformedStateFile) {
 TEST(ResolveTest, NoStateFileOnlyCheckpoint) {
   TempDir Dir;
   writeBundle(Dir / "only");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "only");
   EXPECT_TRUE(mentions(*R, "has no checkpoint state file; using its only checkpoint"));
@@ -139,7 +149,8 @@ TEST(ResolveTest, NoStateFileNewestByModificationTime) {
   setMTime(Dir / "model-300.index", 300);
   setMTime(Dir / "model-100.index", 100);
   setMTime(Dir / "model-200.index", 200);
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model-100");
   EXPECT_EQ(R->GlobalStep, 100);
@@ -152,7 +163,8 @@ TEST(ResolveTest, NoStateFileSameTimeHighestStep) {
   writeBundle(Dir / "model-10");
   setMTime(Dir / "model-9.index", 50);
   setMTime(Dir / "model-10.index", 50);
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "model-10");
 }
@@ -165,7 +177,8 @@ TEST(ResolveTest, ShardedV1CheckpointInDirectory) {
   W.addSlice("a", tensorflow::DT_FLOAT, {}, {}, P);
   W.finish(Dir / "export-00000-of-00001");
   writeFile(Dir / "export.meta", "meta");
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ(R->Prefix, Dir / "export");
   EXPECT_EQ(R->Format, CheckpointFormat::V1);
@@ -174,7 +187,8 @@ TEST(ResolveTest, ShardedV1CheckpointInDirectory) {
 
 TEST(ResolveTest, EmptyDirectory) {
   TempDir Dir;
-  auto R = resolveCheckpoint(Dir.path());
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir.path());
   EXPECT_TRUE(absl::IsNotFound(R.status())) << R.status();
   EXPECT_EQ(R.status().message(),
             absl::StrCat(Dir.path(), ": no checkpoint state file and no checkpoint in the "
@@ -183,7 +197,8 @@ TEST(ResolveTest, EmptyDirectory) {
 
 TEST(ResolveTest, NothingAtPath) {
   TempDir Dir;
-  auto R = resolveCheckpoint(Dir / "missing");
+  Context Ctx;
+  auto R = resolveCheckpoint(Ctx, Dir / "missing");
   EXPECT_TRUE(absl::IsNotFound(R.status())) << R.status();
   EXPECT_TRUE(absl::StrContains(R.status().message(), Dir / "missing.index")) << R.status();
 }

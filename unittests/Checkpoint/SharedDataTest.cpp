@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "OpenedReader.h"
 #include "frost/Checkpoint/Resolve.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/proto/graph.pb.h"
@@ -28,10 +29,13 @@ std::string dataPath(const std::string &Rel) { return std::string(FROST_SHARED_D
       GTEST_SKIP() << "skipped: shared data not present";                                         \
   } while (false)
 
-std::unique_ptr<CheckpointReader> openOk(const std::string &Prefix) {
-  auto R = CheckpointReader::open(Prefix);
+OpenedReader openOk(const std::string &Prefix) {
+  OpenedReader Opened;
+  auto R = CheckpointReader::open(*Opened.Ctx, Prefix);
   EXPECT_TRUE(R.ok()) << R.status();
-  return R.ok() ? *std::move(R) : nullptr;
+  if (R.ok())
+    Opened.Reader = *std::move(R);
+  return Opened;
 }
 
 float scalar(const CheckpointReader &R, const std::string &Name) {
@@ -69,7 +73,8 @@ TEST(SharedDataTest, HalfPlusThree) {
 TEST(SharedDataTest, SessionBundleV1) {
   REQUIRE_SHARED_DATA();
   std::string Dir = dataPath("tf-serving/session_bundle_half_plus_two/00000123");
-  auto Resolved = resolveCheckpoint(Dir);
+  Context Ctx;
+  auto Resolved = resolveCheckpoint(Ctx, Dir);
   ASSERT_TRUE(Resolved.ok()) << Resolved.status();
   EXPECT_EQ(Resolved->Prefix, Dir + "/export");
   EXPECT_EQ(Resolved->Format, CheckpointFormat::V1);
@@ -84,7 +89,8 @@ TEST(SharedDataTest, SessionBundleV1) {
 TEST(SharedDataTest, RegressionCheckpointThroughStateFile) {
   REQUIRE_SHARED_DATA();
   std::string Dir = dataPath("tf2onnx-regression/checkpoint");
-  auto Resolved = resolveCheckpoint(Dir);
+  Context Ctx;
+  auto Resolved = resolveCheckpoint(Ctx, Dir);
   ASSERT_TRUE(Resolved.ok()) << Resolved.status();
   EXPECT_EQ(Resolved->Prefix, Dir + "/model");
   EXPECT_EQ(Resolved->MetaPath, Dir + "/model.meta");

@@ -1,5 +1,6 @@
 //===- V1ReaderTest.cpp - V1 (SavedTensorSlices) checkpoints --------------===//
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Support/Context.h"
 #include "BundleTestWriter.h"
 
 #include "absl/strings/match.h"
@@ -63,7 +64,8 @@ TEST(V1ReaderTest, SingleFileTypedFields) {
   W.addSlice("s", tensorflow::DT_STRING, {2}, {{0, -1}}, S);
   W.finish(Dir / "model.ckpt");
 
-  auto R = CheckpointReader::open(Dir / "model.ckpt");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "model.ckpt");
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ((*R)->format(), CheckpointFormat::V1);
   EXPECT_EQ((*R)->variables().size(), 10u);
@@ -92,7 +94,8 @@ TEST(V1ReaderTest, ShardedAndPartitionedAcrossFiles) {
   W1.addSlice("bias", tensorflow::DT_FLOAT, {1}, {{0, -1}}, floats({9}));
   W0.finish(Dir / "model-00000-of-00002");
   W1.finish(Dir / "model-00001-of-00002");
-  auto R = CheckpointReader::open(Dir / "model");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "model");
   ASSERT_TRUE(R.ok()) << R.status();
   EXPECT_EQ((*R)->header().NumShards, 2);
   const VariableInfo *W = (*R)->find("w");
@@ -102,7 +105,7 @@ TEST(V1ReaderTest, ShardedAndPartitionedAcrossFiles) {
   EXPECT_EQ(readOk(**R, "w").values<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ((*R)->find("bias")->ShardId, 1);
   // The glob pattern TF writes into state files names the same checkpoint.
-  auto ByPattern = CheckpointReader::open(Dir / "model-\?\?\?\?\?-of-00002");
+  auto ByPattern = CheckpointReader::open(Ctx, Dir / "model-\?\?\?\?\?-of-00002");
   ASSERT_TRUE(ByPattern.ok()) << ByPattern.status();
   EXPECT_EQ(readOk(**ByPattern, "bias").element<float>(0), 9.0f);
 }
@@ -113,7 +116,8 @@ TEST(V1ReaderTest, MissingShardIsNotFound) {
   W0.addSlice("a", tensorflow::DT_FLOAT, {}, {}, floats({1}));
   W0.finish(Dir / "model-00000-of-00003");
   W0.finish(Dir / "model-00002-of-00003");
-  auto R = CheckpointReader::open(Dir / "model");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "model");
   EXPECT_TRUE(absl::IsNotFound(R.status())) << R.status();
   EXPECT_TRUE(absl::StrContains(R.status().message(), Dir / "model-00001-of-00003")) << R.status();
 }
@@ -123,7 +127,8 @@ TEST(V1ReaderTest, ValueCountMustMatch) {
   TestV1Writer W;
   W.addSlice("m", tensorflow::DT_FLOAT, {2, 2}, {{0, -1}, {0, -1}}, floats({1, 2, 3}));
   W.finish(Dir / "ckpt");
-  auto R = CheckpointReader::open(Dir / "ckpt");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "ckpt");
   ASSERT_TRUE(R.ok()) << R.status();
   absl::Status S = (*R)->read("m").status();
   EXPECT_FALSE(S.ok());
@@ -142,7 +147,8 @@ TEST(V1ReaderTest, SliceRecordMissing) {
   T->set_type(tensorflow::DT_FLOAT);
   T->add_slice();
   W.finish(Dir / "ckpt");
-  auto R = CheckpointReader::open(Dir / "ckpt");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "ckpt");
   ASSERT_TRUE(R.ok()) << R.status();
   absl::Status S = (*R)->read("ghost").status();
   EXPECT_TRUE(absl::IsDataLoss(S)) << S;
@@ -156,7 +162,8 @@ TEST(V1ReaderTest, NotAV1Table) {
   TestTableWriter T;
   T.add("x", "y");
   writeFile(Dir / "ckpt", T.finish());
-  auto R = CheckpointReader::open(Dir / "ckpt");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "ckpt");
   EXPECT_TRUE(absl::IsDataLoss(R.status())) << R.status();
   EXPECT_EQ(R.status().message(),
             absl::StrCat(Dir / "ckpt", ": not a V1 checkpoint: no metadata under the empty key"));
@@ -168,7 +175,8 @@ TEST(V1ReaderTest, NewerFormatRejected) {
   W.addSlice("a", tensorflow::DT_FLOAT, {}, {}, floats({1}));
   W.meta().mutable_versions()->set_min_consumer(5);
   W.finish(Dir / "ckpt");
-  auto R = CheckpointReader::open(Dir / "ckpt");
+  Context Ctx;
+  auto R = CheckpointReader::open(Ctx, Dir / "ckpt");
   EXPECT_TRUE(absl::IsInvalidArgument(R.status())) << R.status();
   EXPECT_TRUE(absl::StrContains(R.status().message(), "needs a reader of version 5")) << R.status();
 }

@@ -1,5 +1,6 @@
 //===- GraphIOTest.cpp - Reading and writing graphs -----------------------===//
 #include "frost/IO/GraphIO.h"
+#include "frost/Support/Context.h"
 #include "frost/IR/Graph.h"
 
 #include "google/protobuf/io/coded_stream.h"
@@ -73,7 +74,8 @@ TEST(GraphIOTest, BinaryOutputIsProtobufsCanonicalEncoding) {
   std::string Expected = canonical(Def);
   auto M = parseOk(Def.SerializeAsString(), "sample.pb");
   ASSERT_TRUE(M);
-  auto Bytes = serializeModel(*M);
+  Context Ctx;
+  auto Bytes = serializeModel(Ctx, *M);
   ASSERT_TRUE(Bytes.ok()) << Bytes.status();
   EXPECT_EQ(*Bytes, Expected);
 }
@@ -87,7 +89,8 @@ TEST(GraphIOTest, ExternalTensorContentIsWrittenWhereProtobufWouldPutIt) {
   W->setExternalTensorAttr("value", tensorflow::DT_FLOAT, {3, 100},
                            ExternalContent{*Weights, Weights});
   W->attr("other").mutable_tensor()->set_dtype(tensorflow::DT_INT32);
-  auto Bytes = serializeModel(*M);
+  Context Ctx;
+  auto Bytes = serializeModel(Ctx, *M);
   ASSERT_TRUE(Bytes.ok());
   // The same graph with the content copied in, as protobuf encodes it.
   tensorflow::GraphDef Materialized;
@@ -98,7 +101,7 @@ TEST(GraphIOTest, ExternalTensorContentIsWrittenWhereProtobufWouldPutIt) {
   EXPECT_EQ(*Bytes, canonical(Materialized));
   W->materializeAttr("value");
   EXPECT_EQ(W->externalContent("value"), nullptr);
-  EXPECT_EQ(*serializeModel(*M), *Bytes);
+  EXPECT_EQ(*serializeModel(Ctx, *M), *Bytes);
 }
 
 TEST(GraphIOTest, MetaGraphAndSavedModelKeepTheirEnvelope) {
@@ -111,7 +114,8 @@ TEST(GraphIOTest, MetaGraphAndSavedModelKeepTheirEnvelope) {
   auto M = parseOk(Meta.SerializeAsString(), "model.meta");
   ASSERT_TRUE(M);
   EXPECT_EQ(M->kind(), ContainerKind::MetaGraph);
-  EXPECT_EQ(*serializeModel(*M), canonical(Meta));
+  Context Ctx;
+  EXPECT_EQ(*serializeModel(Ctx, *M), canonical(Meta));
 
   tensorflow::SavedModel Saved;
   Saved.set_saved_model_schema_version(1);
@@ -122,7 +126,7 @@ TEST(GraphIOTest, MetaGraphAndSavedModelKeepTheirEnvelope) {
   ASSERT_TRUE(S);
   EXPECT_EQ(S->kind(), ContainerKind::SavedModel);
   EXPECT_EQ(S->metaGraphIndex(), 1);
-  EXPECT_EQ(*serializeModel(*S), canonical(Saved));
+  EXPECT_EQ(*serializeModel(Ctx, *S), canonical(Saved));
 }
 
 TEST(GraphIOTest, TellsContainersApartByContentAlone) {
@@ -209,7 +213,8 @@ TEST(GraphIOTest, RefusesFilesOverTheSizeLimitNamingTheBiggestNodes) {
   SmallWrite.SizeLimit = 1000;
   fs::path Out = fs::temp_directory_path() / "frost-graphio-too-big.pb";
   fs::remove(Out);
-  absl::Status S = writeModel(*Ok, Out.string(), SmallWrite);
+  Context Ctx;
+  absl::Status S = writeModel(Ctx, *Ok, Out.string(), SmallWrite);
   ASSERT_FALSE(S.ok());
   EXPECT_NE(S.message().find("'huge' (Const)"), std::string::npos) << S;
   EXPECT_FALSE(fs::exists(Out)) << "no partial output";
@@ -241,12 +246,13 @@ TEST(GraphIOTest, SharedDataRoundTripsCanonically) {
     Any.Tags = {"serve"};
     auto M = parseModel(Bytes, P.string(), Any);
     ASSERT_TRUE(M.ok()) << M.status();
-    auto Out = serializeModel(**M);
+    Context Ctx;
+    auto Out = serializeModel(Ctx, **M);
     ASSERT_TRUE(Out.ok()) << Out.status();
     EXPECT_EQ(*Out, canonical(*Reference)) << P;
     auto Again = parseModel(*Out, P.string(), Any);
     ASSERT_TRUE(Again.ok());
-    EXPECT_EQ(*serializeModel(**Again), *Out) << P;
+    EXPECT_EQ(*serializeModel(Ctx, **Again), *Out) << P;
     ++Checked;
   }
   EXPECT_GE(Checked, 7);

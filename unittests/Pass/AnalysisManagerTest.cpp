@@ -1,5 +1,6 @@
 //===- AnalysisManagerTest.cpp - What the passes of one run share ---------===//
 #include "frost/Pass/AnalysisManager.h"
+#include "frost/Support/Context.h"
 #include "../Checkpoint/BundleTestWriter.h"
 #include "../IR/ParseGraph.h"
 
@@ -24,7 +25,8 @@ std::string writeCheckpoint(const std::string &Name) {
 
 TEST(AnalysisManagerTest, CheckpointOpenedOncePerPath) {
   std::string Prefix = writeCheckpoint("am-once");
-  AnalysisManager AM;
+  Context Ctx;
+  AnalysisManager AM(Ctx);
   auto First = AM.checkpoint(Prefix);
   ASSERT_TRUE(First.ok()) << First.status();
   auto Second = AM.checkpoint(Prefix);
@@ -41,7 +43,8 @@ TEST(AnalysisManagerTest, CheckpointOpenedOncePerPath) {
 TEST(AnalysisManagerTest, DirectoryResolvedOnceWithNotes) {
   std::string Prefix = writeCheckpoint("am-dir");
   std::string Dir = std::filesystem::path(Prefix).parent_path().string();
-  AnalysisManager AM;
+  Context Ctx;
+  AnalysisManager AM(Ctx);
   std::vector<std::string> Notes;
   auto R = AM.checkpoint(Dir, &Notes);
   ASSERT_TRUE(R.ok()) << R.status();
@@ -54,7 +57,8 @@ TEST(AnalysisManagerTest, DirectoryResolvedOnceWithNotes) {
 
 TEST(AnalysisManagerTest, PreResolvedPathIsNotResolvedAgain) {
   std::string Prefix = writeCheckpoint("am-pre");
-  AnalysisManager AM;
+  Context Ctx;
+  AnalysisManager AM(Ctx);
   ResolvedCheckpoint R;
   R.Prefix = Prefix;
   R.Notes = {"should not be repeated"};
@@ -67,7 +71,8 @@ TEST(AnalysisManagerTest, PreResolvedPathIsNotResolvedAgain) {
 }
 
 TEST(AnalysisManagerTest, MissingCheckpointIsAnError) {
-  AnalysisManager AM;
+  Context Ctx;
+  AnalysisManager AM(Ctx);
   auto R = AM.checkpoint(::testing::TempDir() + "/am-nowhere/model");
   EXPECT_FALSE(R.ok());
   EXPECT_EQ(AM.checkpointsOpened(), 0u);
@@ -80,7 +85,8 @@ TEST(AnalysisManagerTest, ReachabilityCachedUntilInvalidated) {
     node { name: "c" op: "Const" }
   )pb");
   ASSERT_TRUE(G);
-  AnalysisManager AM;
+  Context Ctx;
+  AnalysisManager AM(Ctx);
   std::vector<std::string> Missing;
   auto Record = [&](const Node &N, llvm::StringRef Target) {
     Missing.push_back(N.name().str() + "->" + Target.str());

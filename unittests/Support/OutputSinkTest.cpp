@@ -1,6 +1,5 @@
 //===- OutputSinkTest.cpp - Output files, kernel copies and hashing -------===//
-#include "frost/Support/BackgroundWork.h"
-#include "frost/Support/File.h"
+#include "frost/Support/Context.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
@@ -36,11 +35,13 @@ protected:
     for (char &C : Input)
       C = static_cast<char>(Rng());
     std::ofstream(path("input.bin"), std::ios::binary) << Input;
-    Mapped = *MappedFile::open(path("input.bin"));
+    Mapped = *MappedFile::open(Ctx, path("input.bin"));
   }
   void TearDown() override { std::filesystem::remove_all(Dir); }
   std::string path(const char *Name) const { return (Dir / Name).string(); }
+  const MappingRegistry &mappings() const { return Ctx.mappings(); }
 
+  Context Ctx;
   std::filesystem::path Dir;
   std::string Input;
   std::unique_ptr<MappedFile> Mapped;
@@ -52,11 +53,11 @@ protected:
 // computed while writing is the file's.
 TEST_F(OutputSinkTest, WritesAndHashesEveryPathInOrder) {
   llvm::StringRef Mapping = Mapped->bytes();
-  ASSERT_TRUE(mappedFileRegion(Mapping.substr(5, 100000)).has_value());
+  ASSERT_TRUE(mappings().fileRegion(Mapping.substr(5, 100000)).has_value());
   std::string Owned(200000, 'x');
   for (bool Hash : {false, true}) {
     std::string Expected;
-    absl::StatusOr<std::unique_ptr<OutputFile>> Prepared = OutputFile::prepare(path("out.bin"));
+    absl::StatusOr<std::unique_ptr<OutputFile>> Prepared = OutputFile::prepare(Ctx, path("out.bin"));
     ASSERT_TRUE(Prepared.ok()) << Prepared.status();
     std::unique_ptr<OutputFile> Out = std::move(*Prepared);
     ASSERT_TRUE(Out->write(
@@ -94,12 +95,12 @@ TEST_F(OutputSinkTest, WritesAndHashesEveryPathInOrder) {
 // Released pages read back the same: releasing is for the resident set only.
 TEST_F(OutputSinkTest, ReleasedPagesReadBackTheSame) {
   llvm::StringRef Mapping = Mapped->bytes();
-  releaseMappedPages(Mapping.substr(10, 1 << 20));
+  mappings().releasePages(Mapping.substr(10, 1 << 20));
   EXPECT_TRUE(Mapping == llvm::StringRef(Input));
   std::string Anonymous(1 << 20, 'a');
-  releaseMappedPages(Anonymous); // not a mapped file: left alone
+  mappings().releasePages(Anonymous); // not a mapped file: left alone
   EXPECT_EQ(Anonymous, std::string(1 << 20, 'a'));
-  EXPECT_FALSE(mappedFileRegion(Anonymous).has_value());
+  EXPECT_FALSE(mappings().fileRegion(Anonymous).has_value());
 }
 
 // A mapped file's bytes are read with pread, piece by piece; other memory is
@@ -108,7 +109,7 @@ TEST_F(OutputSinkTest, ReadMappedBytesSeesTheSameBytes) {
   llvm::StringRef Part = Mapped->bytes().substr(777, (2 << 20) + 5);
   std::string Seen;
   int Pieces = 0;
-  ASSERT_TRUE(readMappedBytes(Part, [&](llvm::StringRef P) {
+  ASSERT_TRUE(mappings().readBytes(Part, [&](llvm::StringRef P) {
                 ++Pieces;
                 Seen += P.str();
               }).ok());
@@ -116,7 +117,7 @@ TEST_F(OutputSinkTest, ReadMappedBytesSeesTheSameBytes) {
   EXPECT_GT(Pieces, 1);
   std::string Anonymous = "not mapped";
   Seen.clear();
-  ASSERT_TRUE(readMappedBytes(Anonymous, [&](llvm::StringRef P) { Seen += P.str(); }).ok());
+  ASSERT_TRUE(mappings().readBytes(Anonymous, [&](llvm::StringRef P) { Seen += P.str(); }).ok());
   EXPECT_EQ(Seen, Anonymous);
 }
 
@@ -126,37 +127,32 @@ TEST_F(OutputSinkTest, ReadMappedBytesOfAFileCutShortFails) {
   std::filesystem::resize_file(path("input.bin"), 1 << 20);
   llvm::StringRef Tail = Mapped->bytes().substr(1 << 19, 1 << 20); // across the new end
   uint64_t Seen = 0;
-  absl::Status S = readMappedBytes(Tail, [&](llvm::StringRef P) { Seen += P.size(); });
+  absl::Status S = mappings().readBytes(Tail, [&](llvm::StringRef P) { Seen += P.size(); });
   EXPECT_EQ(S.code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(S.message(),
             "cannot read bytes 1048576 to 1572864 of a mapped file: it ends early");
   EXPECT_EQ(Seen, 1u << 19);
 }
 
-// In a child process: the failure it leaves would stay for every later test.
 TEST(BackgroundWorkTest, WaitReturnsTheFirstFailureAndKeepsIt) {
-  ::testing::GTEST_FLAG(death_test_style) = "threadsafe";
-  EXPECT_EXIT(
-      {
-        bool Ok = waitForBackgroundWork().ok();
-        int Ran = 0;
-        runInBackground([&] {
-          ++Ran;
-          return absl::OkStatus();
-        });
-        runInBackground([&] {
-          ++Ran;
-          return absl::DataLossError("first");
-        });
-        runInBackground([&] {
-          ++Ran;
-          return absl::DataLossError("second");
-        });
-        Ok = Ok && waitForBackgroundWork().message() == "first" && Ran == 3 &&
-             waitForBackgroundWork().message() == "first";
-        std::_Exit(Ok ? 0 : 1);
-      },
-      ::testing::ExitedWithCode(0), "");
+  BackgroundWork Work;
+  EXPECT_TRUE(Work.wait().ok());
+  int Ran = 0;
+  Work.run([&] {
+    ++Ran;
+    return absl::OkStatus();
+  });
+  Work.run([&] {
+    ++Ran;
+    return absl::DataLossError("first");
+  });
+  Work.run([&] {
+    ++Ran;
+    return absl::DataLossError("second");
+  });
+  EXPECT_EQ(Work.wait().message(), "first");
+  EXPECT_EQ(Ran, 3);
+  EXPECT_EQ(Work.wait().message(), "first");
 }
 
 } // namespace

@@ -28,6 +28,8 @@ class TensorProto;
 
 namespace frost {
 
+class Context;
+
 enum class CheckpointFormat { V1, V2 };
 llvm::StringRef formatName(CheckpointFormat Format); // "V1" / "V2"
 
@@ -35,10 +37,10 @@ struct CheckpointOptions {
   /// Verify each tensor's stored CRC32C when reading it (V2). Table block
   /// checksums are always verified.
   bool VerifyChecksums = true;
-  /// Verify the checksums of fixed-size tensors in the background
-  /// (runInBackground): a read returns at once, and a mismatch comes out of
-  /// waitForBackgroundWork(), which every model writer calls before it
-  /// succeeds. For runs whose reads all end in a written model.
+  /// Verify the checksums of fixed-size tensors in the background (the
+  /// Context's BackgroundWork): a read returns at once, and a mismatch comes
+  /// out of its wait(), which every model writer calls before it succeeds.
+  /// For runs whose reads all end in a written model.
   bool ChecksumsInBackground = false;
 };
 
@@ -76,8 +78,10 @@ public:
   /// Opens the checkpoint with prefix `Prefix`: V2 if `Prefix.index` exists,
   /// else V1 (`Prefix` itself, `Prefix-?????-of-NNNNN`, or a glob pattern).
   /// Reads and validates the whole index; data shards are mapped on first use.
+  /// The reader must not outlive `Ctx`, which owns its mapped shards'
+  /// registration and its background checks.
   static absl::StatusOr<std::unique_ptr<CheckpointReader>>
-  open(llvm::StringRef Prefix, const CheckpointOptions &Options = {});
+  open(Context &Ctx, llvm::StringRef Prefix, const CheckpointOptions &Options = {});
 
   virtual ~CheckpointReader();
   CheckpointReader(const CheckpointReader &) = delete;
@@ -103,11 +107,12 @@ public:
   absl::Status readTensorProto(llvm::StringRef Name, tensorflow::TensorProto &Proto) const;
 
 protected:
-  CheckpointReader(std::string Prefix, CheckpointOptions Options)
-      : Prefix(std::move(Prefix)), Options(Options) {}
+  CheckpointReader(Context &Ctx, std::string Prefix, CheckpointOptions Options)
+      : Ctx(Ctx), Prefix(std::move(Prefix)), Options(Options) {}
   /// Sorts Variables by name; called once by subclasses after filling them.
   void sortVariables();
 
+  Context &Ctx;
   std::string Prefix;
   CheckpointOptions Options;
   CheckpointHeader Header;

@@ -25,6 +25,8 @@ class CheckpointState;
 
 namespace frost {
 
+class Context;
+
 struct ResolvedCheckpoint {
   /// What CheckpointReader::open takes.
   std::string Prefix;
@@ -40,10 +42,11 @@ struct ResolvedCheckpoint {
 
 /// Resolves `Path` to a checkpoint prefix. NotFound (naming what was tried)
 /// when nothing matches.
-absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(llvm::StringRef Path);
+absl::StatusOr<ResolvedCheckpoint> resolveCheckpoint(Context &Ctx, llvm::StringRef Path);
 
 /// Parses the text-format `checkpoint` state file at `Path`.
-absl::StatusOr<tensorflow::CheckpointState> readCheckpointState(llvm::StringRef Path);
+absl::StatusOr<tensorflow::CheckpointState> readCheckpointState(Context &Ctx,
+                                                                llvm::StringRef Path);
 
 } // namespace frost
 

@@ -22,6 +22,8 @@
 
 namespace frost {
 
+class Context;
+
 class MappedFile;
 
 /// Where a block lives in the file; Size excludes the 5-byte trailer.
@@ -92,7 +94,7 @@ private:
 class Table {
 public:
   /// Maps `Path` and reads its footer and index block.
-  static absl::StatusOr<std::unique_ptr<Table>> open(llvm::StringRef Path);
+  static absl::StatusOr<std::unique_ptr<Table>> open(Context &Ctx, llvm::StringRef Path);
   /// As above over an already mapped file (shared with the caller).
   static absl::StatusOr<std::unique_ptr<Table>> open(std::shared_ptr<const MappedFile> File);
   /// Over bytes the caller keeps alive; `Name` is used in messages.

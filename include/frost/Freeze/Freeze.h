@@ -6,11 +6,12 @@
 // typed values and run by one pass manager whose analyses share the opened
 // checkpoint -> a frozen Model and the facts a report needs.
 //
+//   Context Ctx;
 //   FreezeOptions O;
-//   O.Input = "model.ckpt";
+//   O.Positional = {"model.ckpt"};
 //   O.Outputs = {"logits"};
-//   absl::StatusOr<FreezeResult> R = freeze(O);
-//   if (R.ok()) writeFrozenGraph(*R, "frozen.pb", FrozenFormat::Binary);
+//   absl::StatusOr<FreezeResult> R = freeze(Ctx, O);
+//   if (R.ok()) writeFrozenGraph(Ctx, *R, "frozen.pb", FrozenFormat::Binary);
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_FREEZE_FREEZE_H
@@ -19,6 +20,7 @@
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -150,12 +152,15 @@ struct FreezeResult {
 /// pipeline that parses. A failure is a usage error (freeze-graph exits 2).
 absl::Status checkFreezeOptions(const FreezeOptions &Options);
 
-/// Notes every file the options name as an input (noteInputFiles), so that
-/// no output of the run may replace one: call before preparing outputs.
-void noteFreezeInputs(const FreezeOptions &Options);
+/// Notes every file the options name as an input of the job
+/// (InputFiles::noteWithSiblings), so that no output of it may replace one;
+/// freeze() does, and a caller preparing outputs before it does first.
+void noteFreezeInputs(Context &Ctx, const FreezeOptions &Options);
 
-/// Freezes what `Options` name. Notes go to Options.Notes as they arise.
-absl::StatusOr<FreezeResult> freeze(const FreezeOptions &Options);
+/// Freezes what `Options` name, as a job of `Ctx` (which outlives the
+/// result: its constants may lie in the checkpoint's mapped shards). Notes
+/// go to Options.Notes as they arise.
+absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options);
 
 enum class FrozenFormat { Binary, Text };
 
@@ -178,7 +183,8 @@ absl::Status checkFrozenGraphSize(const FreezeResult &Result, llvm::StringRef Pa
                                   uint64_t SizeLimit = ProtobufSizeLimit);
 
 /// Writes the frozen graph atomically ("-" = standard output).
-absl::StatusOr<FrozenFile> writeFrozenGraph(const FreezeResult &Result, llvm::StringRef Path,
+absl::StatusOr<FrozenFile> writeFrozenGraph(Context &Ctx, const FreezeResult &Result,
+                                            llvm::StringRef Path,
                                             FrozenFormat Format, bool Hash = false,
                                             uint64_t SizeLimit = ProtobufSizeLimit);
 

@@ -50,13 +50,13 @@ absl::StatusOr<std::string> resolveModelFile(llvm::StringRef Path);
 /// Opens the model file for `Path` (resolved as above). "-", FIFOs and devices
 /// are read as streams, refused after their first bytes when they start as no
 /// model can.
-absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(llvm::StringRef Path);
+absl::StatusOr<std::unique_ptr<MappedFile>> openModelFile(Context &Ctx, llvm::StringRef Path);
 
 /// The name of a model input in messages: "<stdin>" for "-".
 std::string modelDisplayName(llvm::StringRef Path);
 
 /// Reads a model file, or a SavedModel directory.
-absl::StatusOr<std::unique_ptr<Model>> readModel(llvm::StringRef Path,
+absl::StatusOr<std::unique_ptr<Model>> readModel(Context &Ctx, llvm::StringRef Path,
                                                  const ReadOptions &Options = {});
 
 /// Reads a model from bytes; `DisplayName` names them in messages and hints at
@@ -65,11 +65,13 @@ absl::StatusOr<std::unique_ptr<Model>> parseModel(llvm::StringRef Bytes,
                                                   llvm::StringRef DisplayName,
                                                   const ReadOptions &Options = {});
 
-/// Writes the model atomically ("-" = standard output).
-absl::Status writeModel(const Model &M, llvm::StringRef Path,
+/// Writes the model atomically ("-" = standard output), once the checks of
+/// the checkpoint bytes it holds (Ctx.background()) passed.
+absl::Status writeModel(Context &Ctx, const Model &M, llvm::StringRef Path,
                         const WriteOptions &Options = {});
 
-/// Writes the model into `Out`, to be committed by the caller.
+/// Writes the model into `Out`, to be committed by the caller (the checks of
+/// Out's Context waited for).
 absl::Status writeModel(const Model &M, OutputFile &Out, const WriteOptions &Options = {});
 
 /// The size of `M` in binary encoding, as writeModel would write it.
@@ -80,8 +82,9 @@ uint64_t encodedNodeSize(const Node &N);
 /// The model in protobuf text form.
 std::string printModelText(const Model &M);
 
-/// The model's bytes as writeModel would write them (binary, or text).
-absl::StatusOr<std::string> serializeModel(const Model &M,
+/// The model's bytes as writeModel would write them (binary, or text), once
+/// the checks of the checkpoint bytes it holds (Ctx.background()) passed.
+absl::StatusOr<std::string> serializeModel(Context &Ctx, const Model &M,
                                            const WriteOptions &Options = {});
 
 /// Text or binary, judged from the first bytes.

@@ -5,7 +5,7 @@
 // prints values numpy-style or exactly as JSON, and verifies whole
 // checkpoints. All reading goes through the Checkpoint library.
 //
-//   FROST_ASSIGN_OR_RETURN(OpenedCheckpoint C, openCheckpoint(Path));
+//   FROST_ASSIGN_OR_RETURN(OpenedCheckpoint C, openCheckpoint(Ctx, Path));
 //   printCheckpointListing(C, llvm::outs());
 //
 //===----------------------------------------------------------------------===//
@@ -34,7 +34,7 @@ struct OpenedCheckpoint {
   std::unique_ptr<CheckpointReader> Reader;
 };
 
-absl::StatusOr<OpenedCheckpoint> openCheckpoint(llvm::StringRef Path,
+absl::StatusOr<OpenedCheckpoint> openCheckpoint(Context &Ctx, llvm::StringRef Path,
                                                 bool VerifyChecksums = true);
 
 /// The listing entries of `Names`, in the order given, or of every variable

@@ -26,11 +26,16 @@
 
 namespace frost {
 
+class Context;
 class Graph;
 class Node;
 
 class AnalysisManager {
 public:
+  /// Checkpoints open within `Ctx`, which outlives this.
+  explicit AnalysisManager(Context &Ctx) : Ctx(Ctx) {}
+  Context &context() const { return Ctx; }
+
   /// The checkpoint `Path` names (a prefix, one of its files or a directory,
   /// as resolveCheckpoint understands it), opened on first use and shared by
   /// every later request for the same path. `Notes` hears how the path was
@@ -56,6 +61,7 @@ public:
   unsigned reachabilityWalks() const { return NumReachabilityWalks; }
 
 private:
+  Context &Ctx;
   struct OpenedCheckpoint {
     ResolvedCheckpoint Resolved;
     bool IsResolved = false;

@@ -30,6 +30,7 @@
 
 namespace frost {
 
+class Context;
 class Model;
 class Pass;
 
@@ -171,9 +172,14 @@ private:
 
 /// What a running pass may use besides the model: where to say things, and
 /// the analyses the passes of one run share.
+/// What the passes of one pass-manager run share: the job's Context, where
+/// notes go, the analyses.
 class PassContext {
 public:
-  explicit PassContext(llvm::raw_ostream &Notes = llvm::errs()) : Notes(Notes) {}
+  explicit PassContext(Context &Ctx, llvm::raw_ostream &Notes = llvm::errs())
+      : Ctx(Ctx), Notes(Notes), Analyses(Ctx) {}
+  /// The job this run belongs to (its files, its background checks).
+  Context &context() { return Ctx; }
   /// A remark for the user, e.g. "graph is already frozen".
   void note(llvm::StringRef PassName, llvm::StringRef Message);
   void warning(llvm::StringRef PassName, llvm::StringRef Message);
@@ -187,6 +193,7 @@ public:
   bool takeGraphPreserved() { return std::exchange(GraphPreserved, false); }
 
 private:
+  Context &Ctx;
   llvm::raw_ostream &Notes;
   AnalysisManager Analyses;
   bool GraphPreserved = false;

@@ -10,13 +10,17 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
 namespace frost {
+
+class Context;
+class MappingRegistry;
 
 /// Streams (pipes, FIFOs, character devices and "-" for standard input) are
 /// read whole into memory, never beyond this: protobuf's own 2 GiB limit.
@@ -33,10 +37,12 @@ struct StreamPolicy {
 };
 
 /// A whole file mapped read-only into memory (no copy of its bytes); a stream
-/// is read into memory instead.
+/// is read into memory instead. Opening notes a regular file as an input of
+/// the run (Context::inputs()) and registers its mapping with the run's
+/// MappingRegistry; it must not outlive that Context.
 class MappedFile {
 public:
-  static absl::StatusOr<std::unique_ptr<MappedFile>> open(llvm::StringRef Path,
+  static absl::StatusOr<std::unique_ptr<MappedFile>> open(Context &Ctx, llvm::StringRef Path,
                                                           const StreamPolicy &Streams = {});
   ~MappedFile();
   MappedFile(const MappedFile &) = delete;
@@ -54,6 +60,8 @@ private:
   /// Kept open while mapped (large files) for kernel-side copies.
   int Fd = -1;
   std::string Owned;
+  /// Where the mapping is registered (null: not mapped).
+  MappingRegistry *Registry = nullptr;
 };
 
 /// Where some bytes of a mapped input file lie in that file, for the kernel
@@ -64,29 +72,55 @@ struct FileRegion {
   uint64_t Offset = 0;
 };
 
-/// The file region `Bytes` occupy when they lie inside one mapped input file
-/// whose descriptor is still open (files of 1 MiB and more); nullopt for any
-/// other memory.
-std::optional<FileRegion> mappedFileRegion(llvm::StringRef Bytes);
+/// The live mappings of one run's input files by address, so that an output
+/// can tell which file and offset a run of bytes lies in. Owned by the run's
+/// Context; each MappedFile registers itself while it lives.
+class MappingRegistry {
+public:
+  MappingRegistry() = default;
+  ~MappingRegistry();
+  MappingRegistry(const MappingRegistry &) = delete;
+  MappingRegistry &operator=(const MappingRegistry &) = delete;
 
-/// Unmaps the pages of `Bytes` (and the rest of the 2 MiB blocks around
-/// them) when they lie in a mapped input file (no-op for other memory): they
-/// stay in the page cache and fault back in if read again. A checkpoint read
-/// once (checksums) stays out of the resident set.
-void releaseMappedPages(llvm::StringRef Bytes);
+  /// The file region `Bytes` occupy when they lie inside one mapped input
+  /// file whose descriptor is still open (files of 1 MiB and more); nullopt
+  /// for any other memory.
+  std::optional<FileRegion> fileRegion(llvm::StringRef Bytes) const;
 
-/// Hands `Bytes` to `Consume` a piece at a time. When they lie in a mapped
-/// input file that kept its descriptor, the pieces are read with pread into
-/// a buffer: no page of the mapping is faulted in (nothing to release, no
-/// other thread's TLB to flush), which suits a pass over a checkpoint that
-/// only checks it. Fails naming the file's region if it cannot be read.
-absl::Status readMappedBytes(llvm::StringRef Bytes,
-                             llvm::function_ref<void(llvm::StringRef Piece)> Consume);
+  /// Unmaps the pages of `Bytes` (and the rest of the 2 MiB blocks around
+  /// them) when they lie in a mapped input file (no-op for other memory):
+  /// they stay in the page cache and fault back in if read again. A
+  /// checkpoint read once (checksums) stays out of the resident set.
+  void releasePages(llvm::StringRef Bytes) const;
 
-/// Asks the kernel to start reading the pages of `Bytes` from disk when they
-/// lie in a mapped input file (no-op otherwise, and when they are cached):
-/// a cold checkpoint is then read in large requests while the run goes on.
-void prefetchMappedPages(llvm::StringRef Bytes);
+  /// Hands `Bytes` to `Consume` a piece at a time. When they lie in a mapped
+  /// input file that kept its descriptor, the pieces are read with pread
+  /// into a buffer: no page of the mapping is faulted in (nothing to
+  /// release, no other thread's TLB to flush), which suits a pass over a
+  /// checkpoint that only checks it. Fails naming the file's region if it
+  /// cannot be read.
+  absl::Status readBytes(llvm::StringRef Bytes,
+                         llvm::function_ref<void(llvm::StringRef Piece)> Consume) const;
+
+  /// Asks the kernel to start reading the pages of `Bytes` from disk when
+  /// they lie in a mapped input file (no-op otherwise, and when they are
+  /// cached): a cold checkpoint is then read in large requests while the run
+  /// goes on.
+  void prefetchPages(llvm::StringRef Bytes) const;
+
+private:
+  friend class MappedFile;
+  struct Mapping {
+    size_t Size;
+    int Fd; // -1: none kept
+  };
+  /// The mapping holding all of `Bytes`, and its start; call with the lock held.
+  std::optional<std::pair<uintptr_t, Mapping>> find(llvm::StringRef Bytes) const;
+
+  mutable std::mutex Lock;
+  std::map<uintptr_t, Mapping> ByStart;
+  int KeptDescriptors = 0;
+};
 
 /// The stream an output file is written through: buffered writes to a file
 /// descriptor, and writeBytes() that has the kernel move a run of a mapped
@@ -94,7 +128,8 @@ void prefetchMappedPages(llvm::StringRef Bytes);
 /// the process. Counts and, when asked, hashes (SHA-256) what it writes.
 class OutputSink : public google::protobuf::io::ZeroCopyOutputStream {
 public:
-  OutputSink(int Fd, bool Hash);
+  /// `Mappings`: where the bytes handed to writeBytes may lie mapped.
+  OutputSink(int Fd, bool Hash, const MappingRegistry &Mappings);
   ~OutputSink() override;
   OutputSink(const OutputSink &) = delete;
   OutputSink &operator=(const OutputSink &) = delete;
@@ -122,6 +157,7 @@ private:
   void hash(llvm::StringRef Bytes);
 
   int Fd;
+  const MappingRegistry &Mappings;
   std::unique_ptr<char[]> Buffer;
   size_t Used = 0;
   struct FreeStage {
@@ -158,8 +194,8 @@ struct WrittenBytes {
 class OutputFile {
 public:
   /// Checks that `Path` can be written, before any work: not a directory, not
-  /// an input (same inode, through links), its directory existing.
-  static absl::StatusOr<std::unique_ptr<OutputFile>> prepare(llvm::StringRef Path);
+  /// an input of the run (same inode, through links), its directory existing.
+  static absl::StatusOr<std::unique_ptr<OutputFile>> prepare(Context &Ctx, llvm::StringRef Path);
   ~OutputFile();
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
@@ -170,6 +206,8 @@ public:
   absl::Status commit();
 
   const std::string &path() const { return Path; }
+  /// The run it belongs to.
+  Context &context() const { return Ctx; }
   /// True when write() fills a temporary file that commit() renames: what
   /// it wrote can still be taken back. False for standard output, devices
   /// and pipes, written in place.
@@ -178,7 +216,8 @@ public:
   const WrittenBytes &written() const { return Written; }
 
 private:
-  OutputFile() = default;
+  explicit OutputFile(Context &Ctx) : Ctx(Ctx) {}
+  Context &Ctx;
   std::string Path;
   std::string Temp;
   bool Committed = false;
@@ -186,44 +225,40 @@ private:
   WrittenBytes Written;
 };
 
-/// Remembers `Path` as an input (by inode) so no output replaces it.
-/// MappedFile::open notes every regular file it opens; tools note their
-/// inputs before any work (noteInputFiles).
-void noteInputFile(llvm::StringRef Path);
-
-/// Notes what an input argument names: every file under a directory, or a
-/// file with its siblings of the same prefix (model.meta, model.index,
-/// model.data-00000-of-00001 for "model" or any of them).
-void noteInputFiles(llvm::StringRef Path);
-
-/// Refuses `Path` when it is a noted input.
-absl::Status checkNotAnInput(llvm::StringRef Path);
-
-/// While it lives, the inputs its thread notes are inputs of one call only,
-/// forgotten when it ends: a long-lived process (Python) may write a file
-/// that an earlier call read. Outside any scope an input is one for the
-/// process's life (a tool's run).
-class InputFileScope {
+/// The files one run reads, by inode, so that no output of the run replaces
+/// one (through hard and symbolic links). MappedFile::open notes every
+/// regular file it opens; a job notes its input arguments before any work
+/// (noteWithSiblings). Owned by the run's Context: a later run may write
+/// what an earlier one read.
+class InputFiles {
 public:
-  InputFileScope();
-  ~InputFileScope();
-  InputFileScope(const InputFileScope &) = delete;
-  InputFileScope &operator=(const InputFileScope &) = delete;
-
-  using Inode = std::pair<uint64_t, uint64_t>; // device, inode number
-  std::set<Inode> Noted;
+  /// Remembers `Path` (a regular file; anything else is ignored).
+  void note(llvm::StringRef Path);
+  /// Notes what an input argument names: every file under a directory, or a
+  /// file with its siblings of the same prefix (model.meta, model.index,
+  /// model.data-00000-of-00001 for "model" or any of them).
+  void noteWithSiblings(llvm::StringRef Path);
+  /// Refuses `Path` when it is a noted input.
+  absl::Status checkNotAnInput(llvm::StringRef Path) const;
 
 private:
-  InputFileScope *Outer;
+  friend class MappedFile;
+  using Inode = std::pair<uint64_t, uint64_t>; // device, inode number
+  void noteInode(Inode Key, llvm::StringRef Path);
+
+  mutable std::mutex Lock;
+  /// The path each was noted as (the latest).
+  mutable std::map<Inode, std::string> Files;
 };
 
 /// Writes `Path` through a temporary file in the same directory that is renamed
 /// over `Path` only when `Produce` succeeds, so a failure never leaves a partial
 /// file. "-" writes to standard output.
-absl::Status writeFileAtomically(llvm::StringRef Path, const OutputProducer &Produce);
+absl::Status writeFileAtomically(Context &Ctx, llvm::StringRef Path,
+                                 const OutputProducer &Produce);
 
 /// writeFileAtomically for a string.
-absl::Status writeStringAtomically(llvm::StringRef Path, llvm::StringRef Contents);
+absl::Status writeStringAtomically(Context &Ctx, llvm::StringRef Path, llvm::StringRef Contents);
 
 /// "1.5 GiB" style rendering for messages.
 std::string formatBytes(uint64_t Bytes);

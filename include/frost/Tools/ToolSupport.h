@@ -33,7 +33,8 @@ int usageFailure(const absl::Status &S);
 
 /// A graph-in, graph-out tool's input: the model at `Path`, timed as "read
 /// input", verified when `Verify` (errors name the file).
-absl::StatusOr<std::unique_ptr<Model>> readToolInput(llvm::StringRef Path, TimingReport &Timing,
+absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
+                                                     TimingReport &Timing,
                                                      bool Verify);
 
 /// Writes M as a bare graph into `Out` (timed as "write output") and

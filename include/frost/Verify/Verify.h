@@ -96,7 +96,8 @@ struct VerifyReport {
 /// Checks `Frozen` (read from `FrozenPath`) against `Expected`, a freeze of
 /// the source with KeepSource. Errors only when the checks cannot start (the
 /// checkpoint does not open); what fails a check is a finding.
-absl::StatusOr<VerifyReport> verifyFrozen(const FreezeResult &Expected, const Model &Frozen,
+absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expected,
+                                          const Model &Frozen,
                                           llvm::StringRef FrozenPath,
                                           const NumericOptions &Options);
 

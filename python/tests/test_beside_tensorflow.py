@@ -1,0 +1,93 @@
+"""A training script's order: TensorFlow imported first, frost after it, in one process (issue
+#27). Each script runs in a fresh interpreter (this one imported frost already): it trains and
+saves a model with TensorFlow, freezes it with frost, imports the frozen graph into the same
+TensorFlow and compares outputs. Skipped without TensorFlow."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("tensorflow")
+
+TF1_SCRIPT = """
+import tensorflow as tf
+import numpy as np
+import frost
+v1 = tf.compat.v1
+
+prefix = {prefix!r}
+graph = tf.Graph()
+with graph.as_default():
+    x = v1.placeholder(tf.float32, [None, 4], name="x")
+    w = v1.get_variable("w", [4, 3], initializer=v1.random_normal_initializer(seed=3))
+    b = v1.get_variable("b", [3], initializer=v1.zeros_initializer())
+    y = tf.nn.softmax(tf.matmul(x, w) + b, name="y")
+    labels = v1.placeholder(tf.float32, [None, 3], name="labels")
+    loss = v1.losses.softmax_cross_entropy(labels, tf.matmul(x, w) + b)
+    train = v1.train.GradientDescentOptimizer(0.5).minimize(loss)
+    saver = v1.train.Saver()
+    rng = np.random.RandomState(0)
+    data, onehot = rng.rand(32, 4).astype(np.float32), np.eye(3, dtype=np.float32)[rng.randint(0, 3, 32)]
+    with v1.Session(graph=graph) as sess:
+        sess.run(v1.global_variables_initializer())
+        for _ in range(20):
+            sess.run(train, {{x: data, labels: onehot}})
+        saver.save(sess, prefix)
+        expected = sess.run(y, {{x: data}})
+
+frozen = frost.freeze(prefix, ["y"])
+g = tf.Graph()
+with g.as_default():
+    v1.import_graph_def(v1.GraphDef.FromString(frozen), name="")
+with v1.Session(graph=g) as sess:
+    got = sess.run("y:0", {{"x:0": data}})
+np.testing.assert_array_equal(got, expected)
+assert frost.summarize(frozen)["inputs"]
+print("same outputs", got.shape)
+"""
+
+KERAS_SCRIPT = """
+import tensorflow as tf
+import numpy as np
+import frost
+
+export = {export!r}
+rng = np.random.RandomState(1)
+data = rng.rand(16, 5).astype(np.float32)
+target = rng.rand(16, 2).astype(np.float32)
+inputs = tf.keras.Input((5,), name="features")
+hidden = tf.keras.layers.Dense(8, activation="relu")(inputs)
+model = tf.keras.Model(inputs, tf.keras.layers.Dense(2)(hidden))
+model.compile(optimizer="sgd", loss="mse")
+model.fit(data, target, epochs=2, verbose=0)
+model.export(export, verbose=False)
+expected = model(data).numpy()
+
+frozen = frost.freeze(export, signature="serving_default")
+summary = frost.summarize(frozen)
+[placeholder], [output] = summary["inputs"], summary["outputs"]
+g = tf.Graph()
+with g.as_default():
+    tf.compat.v1.import_graph_def(tf.compat.v1.GraphDef.FromString(frozen), name="")
+with tf.compat.v1.Session(graph=g) as sess:
+    got = sess.run(output["name"] + ":0", {{placeholder["name"] + ":0": data}})
+np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+print("same outputs", expected.shape)
+"""
+
+
+def run_script(source):
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(source)], capture_output=True,
+                       text=True, timeout=600, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "same outputs" in r.stdout
+
+
+def test_tf1_training_script_imports_tensorflow_first(tmp_path):
+    run_script(TF1_SCRIPT.format(prefix=str(tmp_path / "model.ckpt")))
+
+
+def test_keras_training_script_imports_tensorflow_first(tmp_path):
+    run_script(KERAS_SCRIPT.format(export=str(tmp_path / "export")))
