@@ -74,20 +74,19 @@ absl::StatusOr<tensorflow::SaverDef> readSaverDef(Context &Ctx, const std::strin
 
 } // namespace
 
-absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
-                                            std::vector<std::string> &Notes) {
-  FROST_RETURN_IF_ERROR(checkOneInput(O));
-  Context &Ctx = Analyses.context();
-  FreezeInput In;
-  std::string DefaultCheckpoint;
-  auto useCheckpointOf = [&](const std::string &Path) -> absl::Status {
-    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Ctx, Path));
-    for (const std::string &N : R.Notes)
-      Notes.push_back(N);
-    Analyses.addResolvedCheckpoint(R.Prefix, R);
+absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
+                                           std::vector<std::string> &Notes) {
+  ResolvedInput In;
+  std::string P = Path.str();
+  auto useCheckpoint = [&](const std::string &Named) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Ctx, Named));
+    for (std::string &N : R.Notes)
+      Notes.push_back(std::move(N));
+    R.Notes.clear();
     if (!R.MetaPath) {
       // tf.train.Checkpoint writes no graph at all: say where one comes from.
-      absl::StatusOr<const CheckpointReader *> Reader = Analyses.checkpoint(R.Prefix);
+      absl::StatusOr<std::unique_ptr<CheckpointReader>> Reader =
+          CheckpointReader::open(Ctx, R.Prefix);
       if (Reader.ok() && (*Reader)->contains("_CHECKPOINTABLE_OBJECT_GRAPH"))
         return absl::NotFoundError(absl::StrCat(
             "checkpoint ", R.Prefix,
@@ -99,9 +98,35 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
                                    "--input_meta_graph or --input_graph"));
     }
     In.GraphPath = *R.MetaPath;
-    DefaultCheckpoint = R.Prefix;
+    In.Checkpoint = std::move(R);
     return absl::OkStatus();
   };
+  llvm::StringRef Ref(P);
+  bool IsDirectory = llvm::sys::fs::is_directory(P);
+  // A graph file that is not there is named as one ("cannot open"), not
+  // searched for as a checkpoint prefix.
+  bool MissingGraphFile = !llvm::sys::fs::exists(P) &&
+                          (Ref.ends_with(".pb") || Ref.ends_with(".pbtxt") ||
+                           Ref.ends_with(".meta"));
+  if (MissingGraphFile) {
+    In.GraphPath = P;
+  } else if (IsDirectory && !isSavedModelDir(P)) {
+    FROST_RETURN_IF_ERROR(useCheckpoint(P));
+  } else if (IsDirectory || ((llvm::sys::fs::is_regular_file(P) || isStream(P)) &&
+                             !Ref.ends_with(".index") && !Ref.contains(".data-"))) {
+    In.GraphPath = P;
+  } else {
+    FROST_RETURN_IF_ERROR(useCheckpoint(P));
+  }
+  return In;
+}
+
+absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
+                                            std::vector<std::string> &Notes) {
+  FROST_RETURN_IF_ERROR(checkOneInput(O));
+  Context &Ctx = Analyses.context();
+  FreezeInput In;
+  std::string DefaultCheckpoint;
 
   if (O.InputBytes) {
     In.GraphPath = O.InputBytesName;
@@ -116,16 +141,12 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
   } else if (!O.InputGraph.empty()) {
     In.GraphPath = O.InputGraph;
   } else {
-    const std::string &P = O.Positional.front();
-    llvm::StringRef Ref(P);
-    bool IsDirectory = llvm::sys::fs::is_directory(P);
-    if (IsDirectory && !isSavedModelDir(P)) {
-      FROST_RETURN_IF_ERROR(useCheckpointOf(P));
-    } else if (IsDirectory || ((llvm::sys::fs::is_regular_file(P) || isStream(P)) &&
-                               !Ref.ends_with(".index") && !Ref.contains(".data-"))) {
-      In.GraphPath = P;
-    } else {
-      FROST_RETURN_IF_ERROR(useCheckpointOf(P));
+    FROST_ASSIGN_OR_RETURN(ResolvedInput Resolved,
+                           resolveInput(Ctx, O.Positional.front(), Notes));
+    In.GraphPath = std::move(Resolved.GraphPath);
+    if (Resolved.Checkpoint) {
+      DefaultCheckpoint = Resolved.Checkpoint->Prefix;
+      Analyses.addResolvedCheckpoint(DefaultCheckpoint, *Resolved.Checkpoint);
     }
   }
 

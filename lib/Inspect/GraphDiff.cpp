@@ -89,8 +89,8 @@ bool Differ::sameAttr(const Node &A, const Node &B, const std::string &Name,
                       const tensorflow::AttrValue &VA, const tensorflow::AttrValue &VB,
                       NodeChange *Change) const {
   if (VA.has_tensor() && VB.has_tensor()) {
-    std::optional<TensorData> TA = tensorAttr(A, Name, VA), TB = tensorAttr(B, Name, VB);
-    if (TA && TB) {
+    absl::StatusOr<TensorData> TA = tensorAttrValue(A, Name), TB = tensorAttrValue(B, Name);
+    if (TA.ok() && TB.ok()) {
       ValueDiff Values;
       if (!compareTensors(*TA, *TB, O.Atol, Values))
         return true;

@@ -52,10 +52,10 @@ llvm::hash_code Differ::attrHash(const Node &N) const {
     if (ignored(Name) || Name == ColocationAttr)
       continue;
     H = llvm::hash_combine(H, Name);
-    std::optional<TensorData> T;
+    absl::StatusOr<TensorData> T = absl::InvalidArgumentError("not a tensor");
     if (V.has_tensor())
-      T = tensorAttr(N, Name, V);
-    H = llvm::hash_combine(H, T ? hashTensor(*T)
+      T = tensorAttrValue(N, Name);
+    H = llvm::hash_combine(H, T.ok() ? hashTensor(*T)
                                 : llvm::hash_code(llvm::xxh3_64bits(deterministicBytes(V))));
   }
   return H;

@@ -114,21 +114,6 @@ std::string spellAttr(const tensorflow::AttrValue &V) {
 
 /// The tensor of attribute `Name` of `N` (elements held outside the
 /// AttrValue included), or nullopt when it does not decode.
-std::optional<TensorData> tensorAttr(const Node &N, const std::string &Name,
-                                     const tensorflow::AttrValue &V) {
-  const tensorflow::TensorProto &Proto = V.tensor();
-  if (const ExternalContent *Ext = N.externalContent(Name)) {
-    absl::StatusOr<std::vector<int64_t>> Shape = shapeFromProto(Proto.tensor_shape());
-    if (!Shape.ok())
-      return std::nullopt;
-    return TensorData::borrowed(Proto.dtype(), std::move(*Shape), Ext->Bytes, Ext->Keeper);
-  }
-  absl::StatusOr<TensorData> T = decodeTensorProto(Proto, N.name());
-  if (!T.ok())
-    return std::nullopt;
-  return std::move(*T);
-}
-
 /// "[1, 2.5]" (a scalar bare), or "" when the tensor is too big to show or
 /// its elements cannot be spelled.
 std::string shownValues(const TensorData &T) {

@@ -6,6 +6,7 @@
 #ifndef FROST_LIB_INSPECT_GRAPHDIFFVALUES_H
 #define FROST_LIB_INSPECT_GRAPHDIFFVALUES_H
 
+#include "frost/IR/ConstValue.h"
 #include "frost/IR/Graph.h"
 #include "frost/Inspect/GraphDiff.h"
 #include "frost/Tensor/Tensor.h"
@@ -24,10 +25,6 @@ std::string typeAndShape(tensorflow::DataType DType, const tensorflow::TensorSha
 /// shapes ("[?,3]"), lists ("[1, 2, 2, 1]"), tensors by type ("float32 [3]").
 std::string spellAttr(const tensorflow::AttrValue &V);
 
-/// The tensor of attribute `Name` of `N` (elements held outside the
-/// AttrValue included), or nullopt when it does not decode.
-std::optional<TensorData> tensorAttr(const Node &N, const std::string &Name,
-                                     const tensorflow::AttrValue &V);
 
 /// Whether A and B hold the same values (within Atol); D says how they differ.
 bool compareTensors(const TensorData &A, const TensorData &B, double Atol, ValueDiff &D);

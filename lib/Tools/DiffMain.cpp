@@ -9,6 +9,7 @@
 
 #include "ArgParser.h"
 
+#include "frost/Freeze/Freeze.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/GraphDiff.h"
 #include "frost/Support/Context.h"
@@ -129,7 +130,11 @@ int frostDiffMain(int Argc, char **Argv) {
   std::unique_ptr<Model> Models[2];
   for (int I = 0; I < 2; ++I) {
     Stopwatch Timer(&Timing, I ? "read B" : "read A");
-    absl::StatusOr<std::unique_ptr<Model>> M = readModel(Ctx, Positional[I], Read);
+    absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
+      std::vector<std::string> Notes; // the header names the path as given
+      FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Positional[I], Notes));
+      return readModel(Ctx, In.GraphPath, Read);
+    }();
     if (!M.ok())
       return usageFailure(M.status());
     Models[I] = std::move(*M);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/InspectMain.h"
 
+#include "frost/Freeze/Freeze.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphPicture.h"
@@ -49,7 +50,9 @@ absl::Status runGraph(const GraphCommand &Cmd) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Cmd.Output));
   ReadOptions Read;
   Read.Tags = Cmd.Tags;
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, Cmd.Path, Read));
+  std::vector<std::string> Notes; // the title names the path as given
+  FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Cmd.Path, Notes));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, In.GraphPath, Read));
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   using Format = GraphCommand::Format;

@@ -1,6 +1,7 @@
 //===- ToolSupport.cpp - What every Frost tool does alike -----------------===//
 #include "frost/Tools/ToolSupport.h"
 
+#include "frost/Freeze/Freeze.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Support/Suggest.h"
 
@@ -153,9 +154,15 @@ int usageFailure(const absl::Status &S) {
 
 absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
                                                      TimingReport &Timing, bool Verify) {
-  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
+  absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
     Stopwatch Timer(&Timing, "read input");
-    return readModel(Ctx, Path);
+    std::vector<std::string> Notes;
+    absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Path, Notes);
+    for (const std::string &Note : Notes)
+      llvm::errs() << "note: " << Note << "\n";
+    if (!In.ok())
+      return In.status();
+    return readModel(Ctx, In->GraphPath);
   }();
   if (M.ok() && Verify)
     if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())

@@ -13,7 +13,7 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/OpInfo.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 
 namespace frost {

@@ -18,7 +18,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Tensor/SmallFloat.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 
 #include "absl/strings/str_cat.h"
 

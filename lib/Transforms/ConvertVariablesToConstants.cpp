@@ -49,7 +49,7 @@
 #include "frost/Support/Suggest.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/FunctionRetyper.h"
 #include "frost/Transforms/Variables.h"
 

@@ -38,7 +38,7 @@
 #include "frost/IR/TensorName.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 
 #include "absl/strings/str_cat.h"

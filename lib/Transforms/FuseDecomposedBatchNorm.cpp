@@ -28,7 +28,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 #include "frost/Transforms/Utils/WeightFolding.h"

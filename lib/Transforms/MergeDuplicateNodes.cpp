@@ -24,7 +24,7 @@
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpRegistry.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ExecutionOrder.h"
+#include "frost/IR/ExecutionOrder.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/SideEffects.h"
 

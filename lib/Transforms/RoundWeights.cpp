@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 
 #include "absl/strings/str_cat.h"
 

@@ -13,7 +13,7 @@
 #include "frost/IR/Model.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Utils/ExecutionOrder.h"
+#include "frost/IR/ExecutionOrder.h"
 
 #include "absl/strings/str_cat.h"
 

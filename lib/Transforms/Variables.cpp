@@ -23,57 +23,6 @@ tensorflow::DataType variableDType(const Node &N) {
 }
 
 //===----------------------------------------------------------------------===//
-// Slice specs
-//===----------------------------------------------------------------------===//
-
-absl::StatusOr<SliceSpec> parseSliceSpec(llvm::StringRef Spec) {
-  SliceSpec Out;
-  Spec = Spec.trim();
-  if (Spec.empty())
-    return Out;
-  auto bad = [&](llvm::StringRef Why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed slice spec '", Spec.str(), "': ", Why.str()));
-  };
-  llvm::SmallVector<llvm::StringRef, 8> Words;
-  Spec.split(Words, ' ', -1, /*KeepEmpty=*/false);
-  if (Words.size() < 2)
-    return bad("expected the full shape, then the slice");
-  for (llvm::StringRef W : llvm::ArrayRef(Words).drop_back()) {
-    int64_t Dim;
-    if (W.getAsInteger(10, Dim) || Dim < 0)
-      return bad(absl::StrCat("dimension '", W.str(), "' is not a size"));
-    Out.FullShape.push_back(Dim);
-  }
-  llvm::SmallVector<llvm::StringRef, 8> Dims;
-  Words.back().split(Dims, ':');
-  if (Dims.size() != Out.FullShape.size())
-    return bad(absl::StrCat("the slice has ", Dims.size(), " dimensions, the shape ",
-                            Out.FullShape.size()));
-  for (size_t I = 0; I < Dims.size(); ++I) {
-    SliceExtent E;
-    if (Dims[I] != "-") {
-      auto [StartText, LengthText] = Dims[I].split(',');
-      if (StartText.getAsInteger(10, E.Start) || LengthText.getAsInteger(10, E.Length) ||
-          E.Start < 0 || E.Length < 0 || E.Start + E.Length > Out.FullShape[I])
-        return bad(absl::StrCat("extent '", Dims[I].str(), "' does not fit dimension ", I,
-                                " of size ", Out.FullShape[I]));
-    }
-    Out.Extents.push_back(E);
-  }
-  return Out;
-}
-
-std::string formatSliceSpec(const SliceSpec &Spec) {
-  if (Spec.isWhole())
-    return "";
-  std::vector<std::string> Extents;
-  for (const SliceExtent &E : Spec.Extents)
-    Extents.push_back(E.isFull() ? "-" : absl::StrCat(E.Start, ",", E.Length));
-  return absl::StrCat(absl::StrJoin(Spec.FullShape, " "), " ", absl::StrJoin(Extents, ":"));
-}
-
-//===----------------------------------------------------------------------===//
 // The Saver's restore subgraph
 //===----------------------------------------------------------------------===//
 
@@ -254,20 +203,6 @@ SaverMapping findSaverMapping(const Model &M) {
       }
     }
   return Out;
-}
-
-absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec) {
-  llvm::ArrayRef<int64_t> Shape = Full.shape();
-  if (Spec.Extents.size() != Shape.size())
-    return absl::InvalidArgumentError(absl::StrCat("slice '", formatSliceSpec(Spec),
-                                                   "' does not fit shape ", formatShape(Shape)));
-  std::vector<int64_t> Start(Shape.size(), 0), Size(Shape.begin(), Shape.end());
-  for (size_t D = 0; D < Shape.size(); ++D)
-    if (!Spec.Extents[D].isFull()) {
-      Start[D] = Spec.Extents[D].Start;
-      Size[D] = Spec.Extents[D].Length;
-    }
-  return sliceTensor(Full, Start, std::move(Size));
 }
 
 } // namespace frost

@@ -6,8 +6,8 @@
 #include "frost/IR/Reachability.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
-#include "frost/Transforms/Utils/ConstValue.h"
-#include "frost/Transforms/Utils/ExecutionOrder.h"
+#include "frost/IR/ConstValue.h"
+#include "frost/IR/ExecutionOrder.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"

@@ -4,6 +4,7 @@
 #include "VerifyInternal.h"
 
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/Checkpoint/Resolve.h"
 #include "frost/Support/Context.h"
 #include "frost/Eval/Eval.h"
 #include "frost/IR/EdgeTypes.h"
@@ -17,8 +18,8 @@
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Tensor/SmallFloat.h"
-#include "frost/Transforms/Utils/ConstValue.h"
-#include "frost/Transforms/Variables.h"
+#include "frost/IR/ConstValue.h"
+#include "frost/Checkpoint/TensorSlice.h"
 #include "frost/Verify/GraphRunner.h"
 
 #include "absl/strings/str_cat.h"
@@ -388,7 +389,9 @@ absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expe
   R.Seed = Options.Seed;
   std::unique_ptr<CheckpointReader> Reader;
   if (!Expected.Checkpoint.empty()) {
-    FROST_ASSIGN_OR_RETURN(Reader, CheckpointReader::open(Ctx, Expected.Checkpoint));
+    // As the user named it (--checkpoint train/): resolved as freezing did.
+    FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint Where, resolveCheckpoint(Ctx, Expected.Checkpoint));
+    FROST_ASSIGN_OR_RETURN(Reader, CheckpointReader::open(Ctx, Where.Prefix));
   }
   checkConstants(Expected, Frozen, Reader.get(), R);
   checkStructure(Expected, Frozen, R);

@@ -15,22 +15,22 @@ importable, a tf.compat.v1.GraphDef or MetaGraphDef (or a tf.Graph); TensorFlow 
 """
 
 from typing import Any, Dict, Iterable, Optional, Union
-import json
-import os
-import sys
-import warnings
+import json as _json
+import os as _os
+import sys as _sys
+import warnings as _warnings
 
 
 def _load_extension():
     """frost._frost, loaded so that the libraries it links (protobuf above all) are looked up in
     its own dependencies before the process's: TensorFlow's libraries, often loaded first,
     export a protobuf of another version, which frost's generated code must never reach."""
-    flags = sys.getdlopenflags()
-    sys.setdlopenflags(flags | getattr(os, "RTLD_DEEPBIND", 0))
+    flags = _sys.getdlopenflags()
+    _sys.setdlopenflags(flags | getattr(_os, "RTLD_DEEPBIND", 0))
     try:
         from . import _frost as extension
     finally:
-        sys.setdlopenflags(flags)
+        _sys.setdlopenflags(flags)
     return extension
 
 
@@ -48,7 +48,7 @@ class FrostWarning(UserWarning):
     """What a tool prints as "warning: ..." (an ignored transform error, a py_func kept)."""
 
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, "_os.PathLike[str]"]
 #: A path, serialized bytes (binary or text), or a protobuf message with SerializeToString()
 #: (tf.compat.v1.GraphDef, MetaGraphDef), or a tf.Graph.
 ModelLike = Union[PathLike, bytes, Any]
@@ -72,16 +72,16 @@ def _model(model: ModelLike) -> "_frost.ModelArg":
     if hasattr(model, "SerializeToString"):
         return _frost.ModelArg(None, model.SerializeToString(deterministic=True),
                                "<%s>" % type(model).__name__)
-    return _frost.ModelArg(os.fspath(model), None, "")
+    return _frost.ModelArg(_os.fspath(model), None, "")
 
 
 def _path(value: Optional[PathLike]) -> Optional[str]:
-    return None if value is None else os.fspath(value)
+    return None if value is None else _os.fspath(value)
 
 
 def _warn(text: str) -> None:
     for line in text.splitlines():
-        warnings.warn(line[len("warning: "):] if line.startswith("warning: ") else line,
+        _warnings.warn(line[len("warning: "):] if line.startswith("warning: ") else line,
                       FrostWarning, stacklevel=3)
 
 
@@ -152,7 +152,7 @@ def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = 
     {"checkpoint": prefix, "format": "V2", "variables": [{"name", "dtype", "shape", ...}], ...}
     Strings from the file are byte strings: s.encode("latin-1") gives the bytes back.
     """
-    return json.loads(_frost.inspect_checkpoint(os.fspath(path), _names(tensors), bool(values),
+    return _json.loads(_frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
                                                 bool(verify_checksums)))
 
 
@@ -163,4 +163,8 @@ def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
     model: a GraphDef, MetaGraphDef or SavedModel (file or directory), bytes, or an object.
     tags: the SavedModel meta graph's tags (default: serve).
     """
-    return json.loads(_frost.summarize(_model(model), _names(tags)))
+    return _json.loads(_frost.summarize(_model(model), _names(tags)))
+
+
+# The API alone in the package's namespace (dir(frost)): no typing names.
+del Any, Dict, Iterable, Optional, Union

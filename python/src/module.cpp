@@ -16,6 +16,13 @@
 #include "frost/Inspect/GraphSummary.h"
 #include "frost/Support/Context.h"
 #include "frost/Support/Version.h"
+#include "frost/Tools/DiffMain.h"
+#include "frost/Tools/FreezeMain.h"
+#include "frost/Tools/InspectMain.h"
+#include "frost/Tools/OptMain.h"
+#include "frost/Tools/OptimizeMain.h"
+#include "frost/Tools/TransformMain.h"
+#include "frost/Tools/VerifyMain.h"
 #include "frost/Support/WarningLines.h"
 #include "frost/Transforms/GraphTransforms.h"
 
@@ -138,7 +145,10 @@ absl::StatusOr<std::unique_ptr<frost::Model>> readModelArg(frost::Context &Ctx,
                                                            const frost::ReadOptions &Read) {
   if (Model.Path) {
     Ctx.inputs().noteWithSiblings(*Model.Path);
-    return frost::readModel(Ctx, *Model.Path, Read);
+    std::vector<std::string> Notes;
+    FROST_ASSIGN_OR_RETURN(frost::ResolvedInput In,
+                           frost::resolveInput(Ctx, *Model.Path, Notes));
+    return frost::readModel(Ctx, In.GraphPath, Read);
   }
   return frost::parseModel(Model.Bytes, Model.Name, Read);
 }
@@ -201,6 +211,33 @@ std::string summarizeModel(const ModelArg &Model, const std::vector<std::string>
   return Json;
 }
 
+/// python -m frost TOOL ARGS...: the tool's driver, in this process, with
+/// the GIL released; its exit code.
+int runTool(const std::string &Tool, const std::vector<std::string> &Args) {
+  static constexpr std::pair<const char *, int (*)(int, char **)> Tools[] = {
+      {"freeze-graph", frost::frostFreezeMain},
+      {"transform-graph", frost::frostTransformMain},
+      {"optimize-for-inference", frost::frostOptimizeMain},
+      {"frost-verify", frost::frostVerifyMain},
+      {"frost-diff", frost::frostDiffMain},
+      {"frost-inspect", frost::frostInspectMain},
+      {"frost-opt", frost::frostOptMain},
+  };
+  for (const auto &[Name, Main] : Tools) {
+    if (Tool != Name)
+      continue;
+    std::vector<std::string> Words = {Tool};
+    Words.insert(Words.end(), Args.begin(), Args.end());
+    std::vector<char *> Argv;
+    for (std::string &W : Words)
+      Argv.push_back(W.data());
+    Argv.push_back(nullptr);
+    nb::gil_scoped_release Unlocked;
+    return Main(static_cast<int>(Words.size()), Argv.data());
+  }
+  return -1;
+}
+
 } // namespace
 
 NB_MODULE(_frost, M) {
@@ -226,4 +263,6 @@ NB_MODULE(_frost, M) {
         "frost-inspect checkpoint --json's document");
   M.def("summarize", &summarizeModel, nb::arg("model"), nb::arg("tags"),
         "frost-inspect graph --json's document");
+  M.def("run_tool", &runTool, nb::arg("tool"), nb::arg("args"),
+        "Runs a command's driver in this process: its exit code, -1 for an unknown command");
 }

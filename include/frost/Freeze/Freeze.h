@@ -17,6 +17,7 @@
 #ifndef FROST_FREEZE_FREEZE_H
 #define FROST_FREEZE_FREEZE_H
 
+#include "frost/Checkpoint/Resolve.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
 #include "frost/Pass/PassManager.h"
@@ -147,6 +148,21 @@ struct FreezeResult {
   /// How often the shared analyses did their work.
   unsigned CheckpointsOpened = 0;
 };
+
+/// What a user's input path names, resolved as every tool and Python resolve
+/// it: a checkpoint prefix or one of its files (the graph is its .meta), a
+/// checkpoint directory (the checkpoint its state file names, else its
+/// newest), a SavedModel directory, a .meta or GraphDef file, or a stream.
+/// `Notes` hears how the path was understood where that was not literal,
+/// also when resolving then fails.
+struct ResolvedInput {
+  /// The model file or SavedModel directory to read.
+  std::string GraphPath;
+  /// The checkpoint the path named, when it named one.
+  std::optional<ResolvedCheckpoint> Checkpoint;
+};
+absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
+                                           std::vector<std::string> &Notes);
 
 /// The checks of `Options` that need no file: one input, known passes, a
 /// pipeline that parses. A failure is a usage error (freeze-graph exits 2).

@@ -33,20 +33,6 @@ class Node;
 /// DT_INVALID when the attribute is missing.
 tensorflow::DataType variableDType(const Node &N);
 
-/// A `shape_and_slices` entry of a restore op: "10 5 0,4:-" = the full tensor
-/// is [10,5] and this variable holds rows 0..3 of it. Empty = whole tensor.
-struct SliceSpec {
-  std::vector<int64_t> FullShape;
-  std::vector<SliceExtent> Extents;
-  bool isWhole() const { return FullShape.empty() && Extents.empty(); }
-};
-absl::StatusOr<SliceSpec> parseSliceSpec(llvm::StringRef Spec);
-/// The spec as TensorFlow spells it ("10 5 0,4:0,5"; "-" for full extents).
-std::string formatSliceSpec(const SliceSpec &Spec);
-
-/// The part `Spec` of `Full` (a view when it is contiguous): what a
-/// partitioned variable's slice holds of its key's full tensor.
-absl::StatusOr<TensorData> cutSlice(const TensorData &Full, const SliceSpec &Spec);
 
 /// Where one variable is restored from.
 struct RestoreSource {

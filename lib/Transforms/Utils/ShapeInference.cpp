@@ -16,7 +16,7 @@
 
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/Tensor/Shape.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 
 #include "llvm/ADT/StringSet.h"
 

@@ -3,7 +3,7 @@
 
 #include "frost/IR/Matchers.h"
 #include "frost/Tensor/Shape.h"
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/SmallPtrSet.h"

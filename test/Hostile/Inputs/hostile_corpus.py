@@ -1325,8 +1325,13 @@ def diff_cases():
         c("trunc-%d" % off, ab, files(("a.pb", SIMPLE_PB), ("b.pb", SIMPLE_PB[:off])), exit=(1, 2), regex="b.pb")
     c("empty", ab, files(("a.pb", SIMPLE_PB), ("b.pb", b"")), regex="b.pb")
     c("text-junk", ["{d}/a.pb", "{d}/b.pbtxt"], files(("a.pb", SIMPLE_PB), ("b.pbtxt", b"hello {{{ world")), regex="b.pbtxt")
+    # A checkpoint's file names its graph (the .meta beside it), as for every
+    # tool; without a .meta it is one error naming the checkpoint.
     c("checkpoint-index", ["{d}/a.pb", "{d}/model.index"], lambda d: (write_ckpt(d), write(os.path.join(d, "a.pb"), SIMPLE_PB)),
-      regex="model.index")
+      exit=(1,))
+    c("checkpoint-index-no-meta", ["{d}/a.pb", "{d}/model.index"],
+      lambda d: (write_ckpt(d, meta=False), write(os.path.join(d, "a.pb"), SIMPLE_PB)),
+      regex="model")
     c("dev-zero", ["{d}/a.pb", "/dev/zero"], files(("a.pb", SIMPLE_PB)), regex="/dev/zero")
     c("stdin-dev-zero", ["-", "{d}/a.pb"], files(("a.pb", SIMPLE_PB)), stdin="/dev/zero", regex="stdin")
     c("missing", ["{d}/a.pb", "{d}/nothing.pb"], files(("a.pb", SIMPLE_PB)), regex="nothing.pb")

@@ -6,17 +6,19 @@
 // make_tensor_proto would spell it, large values left in place.
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_TRANSFORMS_UTILS_CONSTVALUE_H
-#define FROST_TRANSFORMS_UTILS_CONSTVALUE_H
+#ifndef FROST_IR_CONSTVALUE_H
+#define FROST_IR_CONSTVALUE_H
 
 #include "frost/IR/Graph.h"
 #include "frost/Tensor/Tensor.h"
 
 namespace frost {
 
-/// The value of Const node N (its `value` attribute), borrowing external
-/// content. InvalidArgument, naming the node, when it has none or it does not
-/// decode.
+/// The tensor of attribute `Name` of N, borrowing external content.
+/// InvalidArgument, naming the node, when it has none or it does not decode.
+absl::StatusOr<TensorData> tensorAttrValue(const Node &N, std::string_view Name);
+
+/// The value of Const node N: tensorAttrValue(N, "value").
 absl::StatusOr<TensorData> constValue(const Node &N);
 
 /// Sets N's `value` attribute to T as make_tensor_proto(value, dtype, shape)
@@ -31,4 +33,4 @@ absl::StatusOr<Node *> createConst(Graph &G, llvm::StringRef Name, const TensorD
 
 } // namespace frost
 
-#endif // FROST_TRANSFORMS_UTILS_CONSTVALUE_H
+#endif // FROST_IR_CONSTVALUE_H

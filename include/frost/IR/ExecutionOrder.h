@@ -8,8 +8,8 @@
 // behind one.
 //
 //===----------------------------------------------------------------------===//
-#ifndef FROST_TRANSFORMS_UTILS_EXECUTIONORDER_H
-#define FROST_TRANSFORMS_UTILS_EXECUTIONORDER_H
+#ifndef FROST_IR_EXECUTIONORDER_H
+#define FROST_IR_EXECUTIONORDER_H
 
 #include "frost/IR/Graph.h"
 
@@ -50,4 +50,4 @@ ExecutionOrder executionOrder(Graph &G, ReadyPolicy Policy,
 
 } // namespace frost
 
-#endif // FROST_TRANSFORMS_UTILS_EXECUTIONORDER_H
+#endif // FROST_IR_EXECUTIONORDER_H

@@ -1,5 +1,5 @@
 //===- ExecutionOrder.cpp - An order in which the nodes can run -----------===//
-#include "frost/Transforms/Utils/ExecutionOrder.h"
+#include "frost/IR/ExecutionOrder.h"
 
 #include "frost/IR/OpClasses.h"
 

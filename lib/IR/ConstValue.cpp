@@ -1,5 +1,5 @@
 //===- ConstValue.cpp - Reading and writing a Const node's value ----------===//
-#include "frost/Transforms/Utils/ConstValue.h"
+#include "frost/IR/ConstValue.h"
 
 #include "frost/Tensor/TensorProtoCodec.h"
 
@@ -7,18 +7,21 @@
 
 namespace frost {
 
-absl::StatusOr<TensorData> constValue(const Node &N) {
+absl::StatusOr<TensorData> tensorAttrValue(const Node &N, std::string_view Name) {
   std::string Where = absl::StrCat("node '", N.name().str(), "' (", N.op().str(), ")");
-  const tensorflow::AttrValue *V = N.findAttr("value");
+  const tensorflow::AttrValue *V = N.findAttr(Name);
   if (!V || !V->has_tensor())
-    return absl::InvalidArgumentError(absl::StrCat(Where, ": no tensor attribute 'value'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(Where, ": no tensor attribute '", std::string(Name), "'"));
   const tensorflow::TensorProto &Proto = V->tensor();
-  if (const ExternalContent *Ext = N.externalContent("value")) {
+  if (const ExternalContent *Ext = N.externalContent(Name)) {
     FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, shapeFromProto(Proto.tensor_shape()));
     return TensorData::borrowed(Proto.dtype(), std::move(Shape), Ext->Bytes, Ext->Keeper);
   }
   return decodeTensorProto(Proto, Where);
 }
+
+absl::StatusOr<TensorData> constValue(const Node &N) { return tensorAttrValue(N, "value"); }
 
 absl::Status setValueAttr(Node &N, const TensorData &T) {
   // Drops content held outside the attribute too.
