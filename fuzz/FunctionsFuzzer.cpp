@@ -29,6 +29,7 @@ using namespace frost;
 namespace {
 
 void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
+  Context Ctx; // outlives the model
   absl::StatusOr<std::unique_ptr<Model>> M = parseModel(Bytes, "graph.pb");
   if (!M.ok() || !verifyGraph((*M)->graph()).ok())
     return; // frost-opt refuses these before any pass
@@ -37,7 +38,6 @@ void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   PassManager PM(Options);
   if (absl::Status S = parsePassPipeline(Pipeline, fuzz::passRegistry(), PM); !S.ok())
     fuzz::invariantBroken("the fuzzer's pipeline does not parse", std::string(S.message()));
-  Context Ctx;
   PassContext PassCtx(Ctx, llvm::nulls());
   absl::Status S = PM.run(**M, PassCtx);
   if (absl::IsInternal(S))

@@ -103,12 +103,12 @@ absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
   };
   llvm::StringRef Ref(P);
   bool IsDirectory = llvm::sys::fs::is_directory(P);
-  // A graph file that is not there is named as one ("cannot open"), not
-  // searched for as a checkpoint prefix.
-  bool MissingGraphFile = !llvm::sys::fs::exists(P) &&
-                          (Ref.ends_with(".pb") || Ref.ends_with(".pbtxt") ||
-                           Ref.ends_with(".meta"));
-  if (MissingGraphFile) {
+  // A GraphDef file is read as one, whatever else its name holds
+  // (train.data-2020.pb), and one that is not there is named ("cannot
+  // open"), not searched for as a checkpoint prefix. (A missing .meta is:
+  // its checkpoint says what is wrong.)
+  bool GraphFile = Ref.ends_with(".pb") || Ref.ends_with(".pbtxt");
+  if (GraphFile && (llvm::sys::fs::is_regular_file(P) || !llvm::sys::fs::exists(P))) {
     In.GraphPath = P;
   } else if (IsDirectory && !isSavedModelDir(P)) {
     FROST_RETURN_IF_ERROR(useCheckpoint(P));

@@ -112,8 +112,6 @@ std::string spellAttr(const tensorflow::AttrValue &V) {
 // Tensor values
 //===----------------------------------------------------------------------===//
 
-/// The tensor of attribute `Name` of `N` (elements held outside the
-/// AttrValue included), or nullopt when it does not decode.
 /// "[1, 2.5]" (a scalar bare), or "" when the tensor is too big to show or
 /// its elements cannot be spelled.
 std::string shownValues(const TensorData &T) {

@@ -131,9 +131,12 @@ int frostDiffMain(int Argc, char **Argv) {
   for (int I = 0; I < 2; ++I) {
     Stopwatch Timer(&Timing, I ? "read B" : "read A");
     absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
-      std::vector<std::string> Notes; // the header names the path as given
-      FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Positional[I], Notes));
-      return readModel(Ctx, In.GraphPath, Read);
+      std::vector<std::string> Notes;
+      absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Positional[I], Notes);
+      for (const std::string &Note : Notes)
+        llvm::errs() << "note: " << Note << "\n";
+      FROST_RETURN_IF_ERROR(In.status());
+      return readModel(Ctx, In->GraphPath, Read);
     }();
     if (!M.ok())
       return usageFailure(M.status());

@@ -50,9 +50,12 @@ absl::Status runGraph(const GraphCommand &Cmd) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Cmd.Output));
   ReadOptions Read;
   Read.Tags = Cmd.Tags;
-  std::vector<std::string> Notes; // the title names the path as given
-  FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Cmd.Path, Notes));
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, In.GraphPath, Read));
+  std::vector<std::string> Notes;
+  absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Cmd.Path, Notes);
+  for (const std::string &Note : Notes)
+    llvm::errs() << "note: " << Note << "\n";
+  FROST_RETURN_IF_ERROR(In.status());
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, In->GraphPath, Read));
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   using Format = GraphCommand::Format;

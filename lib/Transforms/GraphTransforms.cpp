@@ -256,9 +256,7 @@ absl::Status TransformPreparer::setParam(const TransformCall &Call,
     return error(P.NamePos, absl::StrCat("parameter '", P.Name, "' of '", Call.Name, "': ", Why.str()));
   };
   if (auto *List = dynamic_cast<ListOption<std::string> *>(O)) {
-    std::vector<std::string> Values = **List;
-    Values.push_back(P.Value);
-    *List = std::move(Values);
+    List->append(P.Value);
     return absl::OkStatus();
   }
   if (!Seen.insert(P.Name).second)

@@ -2,6 +2,7 @@
 without the installed scripts: freeze-graph, transform-graph, optimize-for-inference,
 frost-verify, frost-diff, frost-inspect, frost-opt. The command's own flags, output and exit
 code (python -m frost freeze-graph model.ckpt --outputs logits -o frozen.pb)."""
+import os
 import sys
 
 from . import _frost
@@ -22,7 +23,8 @@ def main(argv=None) -> int:
         return 2
     sys.stdout.flush()
     sys.stderr.flush()
-    return _frost.run_tool(command, args)
+    # Bytes, as the command gets them: a file name that is no UTF-8 stays one.
+    return _frost.run_tool(command, [os.fsencode(a) for a in args])
 
 
 if __name__ == "__main__":

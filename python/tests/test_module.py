@@ -47,3 +47,15 @@ def test_python_m_frost_exit_codes(tmp_path):
     r = python_m("no-such-tool")
     assert r.returncode == 2
     assert "unknown command 'no-such-tool'" in r.stderr
+
+
+def test_one_command_per_process():
+    """frost-inspect and frost-opt still declare llvm::cl options, registered process-wide: a
+    second command in one process is refused, never a crash."""
+    script = ("import frost\nfrom frost.__main__ import main\n"
+              "assert main(['frost-inspect', 'graph', %r]) == 0\n"
+              "try:\n    main(['frost-inspect', 'graph', %r])\n"
+              "except frost.FrostError as e:\n    print('refused:', e)\n") % (EXAMPLE, EXAMPLE)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "refused: python -m frost runs one command per process" in r.stdout

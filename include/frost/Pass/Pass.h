@@ -125,6 +125,9 @@ public:
     Values = std::move(V);
     return *this;
   }
+  /// Adds one value (a parameter given once per value, remove_nodes(op=A,
+  /// op=B)): linear in the values given, however many.
+  void append(T V) { Values.push_back(std::move(V)); }
   /// Sets the values as a pipeline would, so the printed pass replays the
   /// same: string items holding `;` are split there and trimmed, as
   /// `key=a;b` is parsed.
