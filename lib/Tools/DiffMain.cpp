@@ -9,7 +9,6 @@
 
 #include "ArgParser.h"
 
-#include "frost/Freeze/Freeze.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/GraphDiff.h"
 #include "frost/Support/Context.h"
@@ -130,14 +129,7 @@ int frostDiffMain(int Argc, char **Argv) {
   std::unique_ptr<Model> Models[2];
   for (int I = 0; I < 2; ++I) {
     Stopwatch Timer(&Timing, I ? "read B" : "read A");
-    absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
-      std::vector<std::string> Notes;
-      absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Positional[I], Notes);
-      for (const std::string &Note : Notes)
-        llvm::errs() << "note: " << Note << "\n";
-      FROST_RETURN_IF_ERROR(In.status());
-      return readModel(Ctx, In->GraphPath, Read);
-    }();
+    absl::StatusOr<std::unique_ptr<Model>> M = readUserModel(Ctx, Positional[I], Read);
     if (!M.ok())
       return usageFailure(M.status());
     Models[I] = std::move(*M);

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/InspectMain.h"
 
-#include "frost/Freeze/Freeze.h"
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphPicture.h"
@@ -50,12 +49,7 @@ absl::Status runGraph(const GraphCommand &Cmd) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Cmd.Output));
   ReadOptions Read;
   Read.Tags = Cmd.Tags;
-  std::vector<std::string> Notes;
-  absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Cmd.Path, Notes);
-  for (const std::string &Note : Notes)
-    llvm::errs() << "note: " << Note << "\n";
-  FROST_RETURN_IF_ERROR(In.status());
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, In->GraphPath, Read));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readUserModel(Ctx, Cmd.Path, Read));
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   using Format = GraphCommand::Format;

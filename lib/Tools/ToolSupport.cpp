@@ -152,17 +152,22 @@ int usageFailure(const absl::Status &S) {
   return 2;
 }
 
+absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
+                                                     const ReadOptions &Read) {
+  std::vector<std::string> Notes;
+  absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Path, Notes);
+  for (const std::string &Note : Notes)
+    llvm::errs() << "note: " << Note << "\n";
+  if (!In.ok())
+    return In.status();
+  return readModel(Ctx, In->GraphPath, Read);
+}
+
 absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
                                                      TimingReport &Timing, bool Verify) {
-  absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
+  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
     Stopwatch Timer(&Timing, "read input");
-    std::vector<std::string> Notes;
-    absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Path, Notes);
-    for (const std::string &Note : Notes)
-      llvm::errs() << "note: " << Note << "\n";
-    if (!In.ok())
-      return In.status();
-    return readModel(Ctx, In->GraphPath);
+    return readUserModel(Ctx, Path);
   }();
   if (M.ok() && Verify)
     if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())

@@ -31,6 +31,11 @@ int runFailure(const absl::Status &S);
 /// Prints S and returns 2, the exit code of a bad command line (argparse's).
 int usageFailure(const absl::Status &S);
 
+/// The model a user's path names (resolveInput: a checkpoint prefix reads
+/// its .meta), how it was resolved printed as notes on stderr.
+absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
+                                                     const ReadOptions &Read = {});
+
 /// A graph-in, graph-out tool's input: the model at `Path`, timed as "read
 /// input", verified when `Verify` (errors name the file).
 absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
