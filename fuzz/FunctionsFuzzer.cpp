@@ -38,7 +38,7 @@ void runPipeline(llvm::StringRef Bytes, llvm::StringRef Pipeline) {
   PassManager PM(Options);
   if (absl::Status S = parsePassPipeline(Pipeline, fuzz::passRegistry(), PM); !S.ok())
     fuzz::invariantBroken("the fuzzer's pipeline does not parse", std::string(S.message()));
-  PassContext PassCtx(Ctx, llvm::nulls());
+  PassContext PassCtx(Ctx);
   absl::Status S = PM.run(**M, PassCtx);
   if (absl::IsInternal(S))
     fuzz::invariantBroken("a pass left an invalid graph", std::string(S.message()));

@@ -263,8 +263,7 @@ void noteFreezeInputs(Context &Ctx, const FreezeOptions &O) {
 
 absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) {
   FreezeOptions C = Options; // the policies below add a signature and binds
-  llvm::raw_ostream &Notes = C.Notes ? *C.Notes : llvm::nulls();
-  auto note = [&Notes](llvm::StringRef Text) { Notes << "note: " << Text << "\n"; };
+  auto note = [&Ctx](llvm::StringRef Text) { Ctx.diagnostics().note(Text); };
   auto noteAll = [&note](std::vector<std::string> &Texts) {
     for (const std::string &T : Texts)
       note(T);
@@ -281,13 +280,12 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
         parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
 
   noteFreezeInputs(Ctx, C);
-  PassContext PassCtx(Ctx, Notes);
+  PassContext PassCtx(Ctx);
   std::vector<std::string> Pending;
   absl::StatusOr<FreezeInput> Loaded = [&] {
     Stopwatch Timer(C.PM.Timing, "read input");
-    return loadFreezeInput(C, PassCtx.analyses(), Pending);
+    return loadFreezeInput(C, PassCtx.analyses());
   }();
-  noteAll(Pending);
   if (!Loaded.ok())
     return Loaded.status();
   FreezeInput &In = *Loaded;
@@ -449,7 +447,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   }
   FROST_RETURN_IF_ERROR(checkEdgeTypes(M, R));
   for (const std::string &W : pythonCallWarnings(M.graph()))
-    Notes << "warning: " << W << "\n";
+    Ctx.diagnostics().warning(W);
   if (C.PM.Statistics)
     PM.printStatistics(*C.PM.Out, PassCtx);
   R.NodesAfter = M.graph().size();

@@ -74,14 +74,13 @@ absl::StatusOr<tensorflow::SaverDef> readSaverDef(Context &Ctx, const std::strin
 
 } // namespace
 
-absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
-                                           std::vector<std::string> &Notes) {
+absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path) {
   ResolvedInput In;
   std::string P = Path.str();
   auto useCheckpoint = [&](const std::string &Named) -> absl::Status {
     FROST_ASSIGN_OR_RETURN(ResolvedCheckpoint R, resolveCheckpoint(Ctx, Named));
-    for (std::string &N : R.Notes)
-      Notes.push_back(std::move(N));
+    for (const std::string &N : R.Notes)
+      Ctx.diagnostics().note(N);
     R.Notes.clear();
     if (!R.MetaPath) {
       // tf.train.Checkpoint writes no graph at all: say where one comes from.
@@ -121,8 +120,7 @@ absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
   return In;
 }
 
-absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
-                                            std::vector<std::string> &Notes) {
+absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses) {
   FROST_RETURN_IF_ERROR(checkOneInput(O));
   Context &Ctx = Analyses.context();
   FreezeInput In;
@@ -134,15 +132,15 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     In.GraphPath = O.SavedModelDir;
   } else if (!O.InputMetaGraph.empty()) {
     if (!O.InputGraph.empty())
-      Notes.push_back(absl::StrCat("freezing the graph of --input_meta_graph ", O.InputMetaGraph,
-                                   "; --input_graph ", O.InputGraph,
-                                   " is not read (as in freeze_graph.py)"));
+      Ctx.diagnostics().note(absl::StrCat("freezing the graph of --input_meta_graph ",
+                                          O.InputMetaGraph, "; --input_graph ", O.InputGraph,
+                                          " is not read (as in freeze_graph.py)"));
     In.GraphPath = O.InputMetaGraph;
   } else if (!O.InputGraph.empty()) {
     In.GraphPath = O.InputGraph;
   } else {
     FROST_ASSIGN_OR_RETURN(ResolvedInput Resolved,
-                           resolveInput(Ctx, O.Positional.front(), Notes));
+                           resolveInput(Ctx, O.Positional.front()));
     In.GraphPath = std::move(Resolved.GraphPath);
     if (Resolved.Checkpoint) {
       DefaultCheckpoint = Resolved.Checkpoint->Prefix;
@@ -165,7 +163,7 @@ absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisMana
     absl::StatusOr<ResolvedCheckpoint> R = resolveCheckpoint(Ctx, In.GraphPath);
     if (R.ok() && R->Prefix != In.GraphPath) {
       DefaultCheckpoint = R->Prefix;
-      Notes.push_back(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
+      Ctx.diagnostics().note(absl::StrCat("using checkpoint ", R->Prefix, " beside the .meta"));
       Analyses.addResolvedCheckpoint(R->Prefix, *R);
     }
   }

@@ -26,10 +26,9 @@ struct FreezeInput {
 absl::Status checkOneInput(const FreezeOptions &O);
 
 /// Reads the input model and finds its checkpoint; `Analyses` learns how a
-/// checkpoint path was resolved, `Notes` hears how the input was understood
-/// where that was not literal.
-absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses,
-                                            std::vector<std::string> &Notes);
+/// checkpoint path was resolved, the job's diagnostics how the input was
+/// understood where that was not literal.
+absl::StatusOr<FreezeInput> loadFreezeInput(const FreezeOptions &O, AnalysisManager &Analyses);
 
 /// The node of a tensor name from a collection or signature ("y:0", "^init").
 std::string nodeOfTensor(llvm::StringRef Tensor);

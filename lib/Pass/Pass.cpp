@@ -1,6 +1,8 @@
 //===- Pass.cpp - Pass options, statistics and context --------------------===//
 #include "frost/Pass/Pass.h"
 
+#include "frost/Support/Context.h"
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,11 +35,11 @@ Statistic::Statistic(Pass &Owner, llvm::StringRef Name, llvm::StringRef Descript
 }
 
 void PassContext::note(llvm::StringRef PassName, llvm::StringRef Message) {
-  Notes << "note: " << PassName << ": " << Message << "\n";
+  Ctx.diagnostics().note((PassName + ": " + Message).str());
 }
 
 void PassContext::warning(llvm::StringRef PassName, llvm::StringRef Message) {
-  Notes << "warning: " << PassName << ": " << Message << "\n";
+  Ctx.diagnostics().warning((PassName + ": " + Message).str());
 }
 
 OptionBase *Pass::findOption(llvm::StringRef OptionName) const {
@@ -53,8 +55,8 @@ std::string Pass::printAsPipelineElement() const {
     if (O->isSet())
       Set.push_back(absl::StrCat(O->name().str(), "=", O->print()));
   if (Set.empty())
-    return Name.str();
-  return absl::StrCat(Name.str(), "{", absl::StrJoin(Set, ","), "}");
+    return Name;
+  return absl::StrCat(Name, "{", absl::StrJoin(Set, ","), "}");
 }
 
 namespace detail {

@@ -51,6 +51,12 @@ struct Sha256Hasher {
   bool Failed = false;
 };
 
+std::string sha256Hex(llvm::StringRef Bytes) {
+  Sha256Hasher Hasher;
+  Hasher.update(Bytes);
+  return Hasher.final();
+}
+
 OutputSink::OutputSink(int Fd, bool Hash, const MappingRegistry &Mappings)
     : Fd(Fd), Mappings(Mappings), Buffer(new char[SinkBufferBytes]),
       Hasher(Hash ? std::make_unique<Sha256Hasher>() : nullptr) {}

@@ -1,7 +1,7 @@
 //===- DiffMain.cpp - The frost-diff driver -------------------------------===//
 //
-// Flags -> read both models -> diffModels (frost/Inspect/GraphDiff.h) ->
-// text or JSON on stdout. Exit codes as diff(1): 0 the same, 1 different,
+// Flags -> DiffGraphsOptions -> diffGraphs() (lib/Jobs: read both models,
+// diffModels of frost/Inspect/GraphDiff.h) -> text or JSON on stdout. Exit codes as diff(1): 0 the same, 1 different,
 // 2 trouble (a bad command line, an input that cannot be read).
 //
 //===----------------------------------------------------------------------===//
@@ -9,8 +9,7 @@
 
 #include "ArgParser.h"
 
-#include "frost/IO/GraphIO.h"
-#include "frost/Inspect/GraphDiff.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 
@@ -123,31 +122,18 @@ int frostDiffMain(int Argc, char **Argv) {
   C.Diff.MatchStructure = !C.NamesOnly;
 
   Context Ctx;
-  ReadOptions Read;
-  Read.Tags = C.Tags;
+  Ctx.diagnostics().printTo(llvm::errs());
   TimingReport Timing;
-  std::unique_ptr<Model> Models[2];
-  for (int I = 0; I < 2; ++I) {
-    Stopwatch Timer(&Timing, I ? "read B" : "read A");
-    absl::StatusOr<std::unique_ptr<Model>> M = readUserModel(Ctx, Positional[I], Read);
-    if (!M.ok())
-      return usageFailure(M.status());
-    Models[I] = std::move(*M);
-  }
-  absl::StatusOr<inspect::GraphDiff> D = [&] {
-    Stopwatch Timer(&Timing, "diff");
-    return inspect::diffModels(*Models[0], *Models[1], C.Diff);
-  }();
+  DiffGraphsOptions Job;
+  Job.A.Path = Positional[0];
+  Job.B.Path = Positional[1];
+  Job.Tags = C.Tags;
+  Job.Diff = C.Diff;
+  Job.HtmlPath = C.Html;
+  Job.Timing = &Timing;
+  absl::StatusOr<inspect::GraphDiff> D = diffGraphs(Ctx, Job);
   if (!D.ok())
     return usageFailure(D.status());
-  if (!C.Html.empty()) {
-    Stopwatch Timer(&Timing, "html");
-    absl::Status S = Ctx.inputs().checkNotAnInput(C.Html);
-    if (S.ok())
-      S = writeStringAtomically(Ctx, C.Html, inspect::graphDiffHtml(*D, *Models[0], *Models[1]));
-    if (!S.ok())
-      return usageFailure(S);
-  }
   {
     Stopwatch Timer(&Timing, "print");
     if (C.Json)

@@ -276,6 +276,7 @@ int frostOptMain(int Argc, char **Argv) {
   }
 
   Context Ctx;
+  Ctx.diagnostics().printTo(llvm::errs());
   absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Ctx, Config.Input);
   if (!File.ok()) {
     printError(File.status());

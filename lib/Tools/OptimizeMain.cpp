@@ -1,8 +1,8 @@
 //===- OptimizeMain.cpp - The optimize-for-inference driver ---------------===//
 //
-// Flags -> read the graph -> optimize_for_inference's passes
-// (frost/Transforms/OptimizeForInference.h) -> write it, in one step through
-// a temporary file. TensorFlow's optimize_for_inference.py flags are
+// Flags -> OptimizeForInferenceOptions -> optimizeForInference() (lib/Jobs:
+// read the graph, optimize_for_inference's passes, write it in one step
+// through a temporary file). TensorFlow's optimize_for_inference.py flags are
 // accepted as they are; its silences are not copied: missing input or
 // output names, an input name with a port, and an output file that is the
 // input are errors.
@@ -12,13 +12,9 @@
 
 #include "ArgParser.h"
 
-#include "frost/IO/GraphIO.h"
-#include "frost/IR/Model.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
-#include "frost/Tensor/DataType.h"
 #include "frost/Tools/ToolSupport.h"
-#include "frost/Transforms/OptimizeForInference.h"
-#include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -98,57 +94,29 @@ int runOptimize(OptimizeCommandLine &C) {
   if (C.InputNames.empty() || C.OutputNames.empty())
     return usageFailure(absl::InvalidArgumentError(
         "give the graph's inputs and outputs: --input_names=NAMES --output_names=NAMES"));
-  for (const std::string &Name : C.InputNames)
-    if (Name.find(':') != std::string::npos)
-      return usageFailure(absl::InvalidArgumentError(
-          absl::StrCat("input name '", Name, "' has a port: give the node's name")));
-  OptimizeTargets Targets{C.InputNames, C.OutputNames, {}, {}};
-  // TensorFlow's default: 1, float.
-  for (const std::string &Enum : C.PlaceholderTypes.empty() ? std::vector<std::string>{"1"}
-                                                             : C.PlaceholderTypes) {
+  OptimizeForInferenceOptions Job;
+  Job.Input.Path = C.Input;
+  Job.Output = {C.Output, C.FrozenGraph ? Encoding::Binary : Encoding::Text};
+  Job.InputNames = C.InputNames;
+  Job.OutputNames = C.OutputNames;
+  for (const std::string &Enum : C.PlaceholderTypes) {
     int Number;
     if (llvm::StringRef(Enum).getAsInteger(10, Number))
       return usageFailure(absl::InvalidArgumentError(absl::StrCat(
           "--placeholder_type_enum: '", Enum, "' is not a DataType number (1 is float)")));
-    Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
+    Job.PlaceholderTypes.push_back(Number);
   }
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+  Job.ToConst = C.ToConst;
+  Job.TocoCompatible = C.TocoCompatible;
+  Job.ComputeInFloat32 = C.ComputeInFloat32;
+  Job.PM = C.PM;
+  if (absl::Status S = checkOptimizeForInferenceOptions(Job); !S.ok())
     return usageFailure(S);
 
   Context Ctx;
-  Ctx.inputs().noteWithSiblings(C.Input);
-  if (absl::Status S = Ctx.inputs().checkNotAnInput(C.Output); !S.ok())
-    return runFailure(S);
-  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(Ctx, C.Output);
-  if (!Output.ok())
-    return runFailure(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(Ctx, C.Input, Timing, C.PM.VerifyEach);
-  if (!M.ok())
-    return runFailure(M.status());
-
-  std::vector<std::string> Skipped;
-  Targets.Bind = placeholdersToConst((*M)->graph(), C.ToConst, Skipped);
-  for (const std::string &Name : Skipped)
-    llvm::errs() << "warning: not binding '" << Name
-                 << "': only bool placeholders become constants\n";
-  OptimizeSequence Sequence;
-  Sequence.BindPlaceholders = !Targets.Bind.empty();
-  Sequence.TocoCompatible = C.TocoCompatible;
-  Sequence.ComputeInFloat32 = C.ComputeInFloat32;
-  PassManager PM(C.PM);
-  if (absl::Status S = addOptimizePasses(PM, Registry, Sequence, Targets); !S.ok())
-    return usageFailure(S);
-  PassContext PassCtx(Ctx, llvm::errs());
-  if (absl::Status S = PM.run(**M, PassCtx); !S.ok())
-    return runFailure(absl::Status(S.code(), absl::StrCat(C.Input, ": ", S.message())));
-  if (C.PM.Statistics)
-    PM.printStatistics(*C.PM.Out, PassCtx);
-  if (absl::Status S = writeToolOutput(**M, **Output,
-                                       C.FrozenGraph ? Encoding::Binary : Encoding::Text, Timing);
-      !S.ok())
-    return runFailure(S);
+  Ctx.diagnostics().printTo(llvm::errs());
+  if (absl::StatusOr<GraphJobResult> R = optimizeForInference(Ctx, Job); !R.ok())
+    return runFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

@@ -1,7 +1,7 @@
 //===- ToolSupport.cpp - What every Frost tool does alike -----------------===//
 #include "frost/Tools/ToolSupport.h"
 
-#include "frost/Freeze/Freeze.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Support/Suggest.h"
 
@@ -154,36 +154,8 @@ int usageFailure(const absl::Status &S) {
 
 absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
                                                      const ReadOptions &Read) {
-  std::vector<std::string> Notes;
-  absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Path, Notes);
-  for (const std::string &Note : Notes)
-    llvm::errs() << "note: " << Note << "\n";
-  if (!In.ok())
-    return In.status();
-  return readModel(Ctx, In->GraphPath, Read);
-}
-
-absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
-                                                     TimingReport &Timing, bool Verify) {
-  absl::StatusOr<std::unique_ptr<Model>> M = [&] {
-    Stopwatch Timer(&Timing, "read input");
-    return readUserModel(Ctx, Path);
-  }();
-  if (M.ok() && Verify)
-    if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
-      return absl::Status(S.code(), absl::StrCat(Path.str(), ": ", S.message()));
-  return M;
-}
-
-absl::Status writeToolOutput(Model &M, OutputFile &Out, Encoding Enc, TimingReport &Timing) {
-  {
-    Stopwatch Timer(&Timing, "write output");
-    M.dropContainer();
-    WriteOptions Write;
-    Write.Enc = Enc;
-    FROST_RETURN_IF_ERROR(writeModel(M, Out, Write));
-  }
-  return Out.commit();
+  Ctx.diagnostics().printTo(llvm::errs());
+  return readGraphSource(Ctx, GraphSource{Path.str(), std::nullopt, ""}, Read);
 }
 
 } // namespace frost

@@ -1,7 +1,8 @@
 //===- TransformMain.cpp - The transform-graph driver ---------------------===//
 //
-// Flags -> transform list -> read the graph -> run the transforms
-// (lib/Transforms/GraphTransforms) -> write it. TensorFlow's transform_graph
+// Flags -> TransformGraphOptions -> transformGraph() (lib/Jobs: the list
+// checked, the graph read, the transforms of lib/Transforms/GraphTransforms
+// run, the graph written). TensorFlow's transform_graph
 // flags are accepted as they are; its silences are not copied: an unknown
 // transform parameter, an unterminated list and an output file that is the
 // input are errors.
@@ -11,13 +12,10 @@
 
 #include "ArgParser.h"
 
-#include "frost/IO/GraphIO.h"
-#include "frost/IR/Model.h"
-#include "frost/IR/Verifier.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/GraphTransforms.h"
-#include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -95,35 +93,20 @@ int runTransform(TransformCommandLine &C) {
   if (C.Transforms.empty())
     return usageFailure(absl::InvalidArgumentError(
         "no transform: give --transforms='...' (transform-graph --help lists them)"));
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+  TransformGraphOptions Job;
+  Job.Input.Path = C.InGraph;
+  Job.Output = {C.OutGraph, C.OutputAsText ? Encoding::Text : Encoding::Binary};
+  Job.Transforms = C.Transforms;
+  Job.Inputs = C.Inputs;
+  Job.Outputs = C.Outputs;
+  Job.PM = C.PM;
+  if (absl::Status S = checkTransformGraphOptions(Job); !S.ok())
     return usageFailure(S);
-  absl::StatusOr<std::vector<TransformCall>> Calls = parseTransformList(C.Transforms);
-  if (!Calls.ok())
-    return usageFailure(Calls.status());
-  absl::StatusOr<std::vector<PreparedTransform>> Transforms =
-      prepareGraphTransforms(*Calls, {C.Inputs, C.Outputs}, Registry, C.Transforms);
-  if (!Transforms.ok())
-    return usageFailure(Transforms.status());
 
   Context Ctx;
-  Ctx.inputs().noteWithSiblings(C.InGraph);
-  if (absl::Status S = Ctx.inputs().checkNotAnInput(C.OutGraph); !S.ok())
-    return runFailure(S);
-  absl::StatusOr<std::unique_ptr<OutputFile>> Output = OutputFile::prepare(Ctx, C.OutGraph);
-  if (!Output.ok())
-    return runFailure(Output.status());
-  absl::StatusOr<std::unique_ptr<Model>> M = readToolInput(Ctx, C.InGraph, Timing, C.PM.VerifyEach);
-  if (!M.ok())
-    return runFailure(M.status());
-  if (absl::Status S = runGraphTransforms(Ctx, *M, std::move(*Transforms), C.PM, llvm::errs());
-      !S.ok())
-    return runFailure(S);
-  if (absl::Status S = writeToolOutput(**M, **Output,
-                                       C.OutputAsText ? Encoding::Text : Encoding::Binary, Timing);
-      !S.ok())
-    return runFailure(S);
+  Ctx.diagnostics().printTo(llvm::errs());
+  if (absl::StatusOr<GraphJobResult> R = transformGraph(Ctx, Job); !R.ok())
+    return runFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

@@ -1,8 +1,8 @@
 //===- VerifyMain.cpp - The frost-verify driver ---------------------------===//
 //
 // Flags (freeze-graph's, saying how the graph was frozen, and the checks')
-// -> read the frozen graph -> freeze the source again, keeping the graph
-// before its variables became constants -> verifyFrozen (lib/Verify) ->
+// -> verifyFrozenGraph (lib/Jobs: read the frozen graph, freeze the source
+// again keeping the graph before its variables became constants, check) ->
 // print the report, text or JSON.
 //
 //===----------------------------------------------------------------------===//
@@ -10,9 +10,9 @@
 
 #include "FreezeFlags.h"
 
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
-#include "frost/Verify/Verify.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -132,23 +132,12 @@ int runVerify(VerifyCommandLine &C) {
   const std::string &FrozenPath = C.Positional.front();
   Context Ctx;
   TimingReport Timing;
-  absl::StatusOr<std::unique_ptr<Model>> Frozen =
-      readToolInput(Ctx, FrozenPath, Timing, /*Verify=*/true);
-  if (!Frozen.ok())
-    return runFailure(Frozen.status());
-  C.O.KeepSource = true;
-  C.O.Notes = nullptr;
-  C.O.PM.Timing = &Timing;
-  absl::StatusOr<FreezeResult> Expected = [&] {
-    Stopwatch Timer(&Timing, "freeze the source");
-    return freeze(Ctx, C.O);
-  }();
-  if (!Expected.ok())
-    return runFailure(Expected.status());
-  absl::StatusOr<verify::VerifyReport> Report = [&] {
-    Stopwatch Timer(&Timing, "verify");
-    return verify::verifyFrozen(Ctx, *Expected, **Frozen, FrozenPath, C.Numeric);
-  }();
+  VerifyFrozenOptions Job;
+  Job.Frozen.Path = FrozenPath;
+  Job.Freeze = C.O;
+  Job.Freeze.PM.Timing = &Timing;
+  Job.Numeric = C.Numeric;
+  absl::StatusOr<verify::VerifyReport> Report = verifyFrozenGraph(Ctx, Job);
   if (!Report.ok())
     return runFailure(Report.status());
   if (C.Json)

@@ -4,6 +4,7 @@
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/Model.h"
 #include "frost/Support/Caret.h"
+#include "frost/Support/Context.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Pipelines.h"
@@ -364,7 +365,7 @@ prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformConte
 
 absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Prepared,
-                                const PassManagerOptions &Options, llvm::raw_ostream &Warnings) {
+                                const PassManagerOptions &Options) {
   for (PreparedTransform &T : Prepared) {
     std::string Before;
     if (T.IgnoreErrors) {
@@ -373,28 +374,17 @@ absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
     PassManager PM(Options);
     for (std::unique_ptr<Pass> &P : T.Passes)
       PM.addPass(std::move(P));
-    PassContext PassCtx(Ctx, Warnings);
+    PassContext PassCtx(Ctx);
     absl::Status S = PM.run(*M, PassCtx);
     if (S.ok())
       continue;
     if (!T.IgnoreErrors)
       return absl::Status(S.code(), absl::StrCat(T.Info->Name, ": ", S.message()));
-    Warnings << "warning: " << T.Info->Name << ": error ignored (ignore_errors=true), the graph "
-             << "is left as it was: " << std::string(S.message()) << "\n";
+    Ctx.diagnostics().warning(absl::StrCat(T.Info->Name, ": error ignored (ignore_errors=true), ",
+                                           "the graph is left as it was: ", S.message()));
     FROST_ASSIGN_OR_RETURN(M, parseModel(Before, "<graph before the transform>"));
   }
   return absl::OkStatus();
-}
-
-absl::Status transformGraph(Context &Ctx, std::unique_ptr<Model> &M, llvm::StringRef Text,
-                            const TransformContext &Endpoints, const PassManagerOptions &Options,
-                            llvm::raw_ostream &Warnings) {
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  FROST_ASSIGN_OR_RETURN(std::vector<TransformCall> Calls, parseTransformList(Text));
-  FROST_ASSIGN_OR_RETURN(std::vector<PreparedTransform> Transforms,
-                         prepareGraphTransforms(Calls, Endpoints, Registry, Text));
-  return runGraphTransforms(Ctx, M, std::move(Transforms), Options, Warnings);
 }
 
 } // namespace frost

@@ -36,8 +36,8 @@ def _load_extension():
 
 _frost = _load_extension()
 
-__all__ = ["freeze", "transform", "inspect_checkpoint", "summarize", "FrostError",
-           "FrostWarning"]
+__all__ = ["freeze", "optimize_for_inference", "transform", "verify", "diff",
+           "inspect_checkpoint", "summarize", "FrostError", "FrostWarning"]
 
 FrostError = _frost.FrostError
 #: The version of the libraries inside, as the tools' --version says it ("Frost 0.1.0").
@@ -79,17 +79,57 @@ def _path(value: Optional[PathLike]) -> Optional[str]:
     return None if value is None else _os.fspath(value)
 
 
-def _warn(text: str) -> None:
-    for line in text.splitlines():
-        _warnings.warn(line[len("warning: "):] if line.startswith("warning: ") else line,
-                      FrostWarning, stacklevel=3)
+def _warn(warnings: list) -> None:
+    for line in warnings:
+        _warnings.warn(line, FrostWarning, stacklevel=3)
+
+
+def _bind(bind) -> list:
+    if isinstance(bind, dict):
+        return ["%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)
+                for k, v in bind.items()]
+    return _names(bind)
+
+
+def _rename(rename) -> list:
+    if isinstance(rename, dict):
+        return ["%s:%s" % (k, v) for k, v in rename.items()]
+    return _names(rename)
+
+
+def _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_, tags,
+                    more) -> dict:
+    """The keywords of how a model is frozen, as the extension takes them."""
+    options = dict(outputs=_names(outputs), checkpoint=_path(checkpoint), signature=signature,
+                   ema=("ExponentialMovingAverage" if ema is True else ema) or None,
+                   bind=_bind(bind), rename=_rename(rename), only=_names(only),
+                   except_=_names(except_), tags=_names(tags) or None)
+    for key, value in more.items():
+        if key not in _FREEZE_FLAGS:
+            raise TypeError("unexpected keyword argument %r" % key)
+        options[key] = _names(value) if key == "initializer_nodes" else value
+    return options
+
+
+#: freeze()'s and verify()'s less common keywords, as freeze-graph's flags.
+_FREEZE_FLAGS = ("optimize", "initializer_nodes", "keep_devices", "strip_training_ops",
+                 "drop_variable_writes", "keep_functional_control_flow", "toco_compatible",
+                 "compute_in_float32", "pass_pipeline")
+
+
+def _checks(seed, atol, rtol, input_shapes, numeric) -> dict:
+    return dict(seed=seed, atol=atol, rtol=rtol, numeric=numeric,
+                input_shapes=None if input_shapes is None else
+                {name: [int(d) for d in shape] for name, shape in input_shapes.items()})
 
 
 def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[PathLike] = None,
            signature: Optional[str] = None, ema: Union[bool, str] = False,
-           bind: Union[None, Dict[str, Any], Iterable[str]] = None, only: Names = None,
+           bind: Union[None, Dict[str, Any], Iterable[str]] = None,
+           rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
-           output: Optional[PathLike] = None, text: bool = False) -> Optional[bytes]:
+           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
+           report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
 
     model: a checkpoint prefix or directory, a .meta, a GraphDef (.pb/.pbtxt) or a SavedModel
@@ -99,22 +139,27 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     signature: a SavedModel signature whose outputs to keep when outputs is not given.
     ema: True (or the EMA's name) freezes the moving averages of averaged variables.
     bind: placeholders to replace by constants, {"is_training": False} or ["is_training=false"].
+    rename: graph variables read from other checkpoint keys, {"var": "key"} or ["var:key"].
     only, except_: variables to freeze only / to leave variables.
     tags: the SavedModel meta graph's tags (default: serve).
     optimize: then optimize for inference, as freeze-graph --optimize.
+    verify: check the frozen graph first, as frost-verify does; a finding raises FrostError
+      and nothing is written.
     output: write the frozen GraphDef there (atomically) and return None.
     text: text format (pbtxt) instead of binary.
+    report: write freeze-graph's JSON report there (docs/freeze-graph.md).
+    **flags: freeze-graph's other options by their Python names: initializer_nodes,
+      keep_devices, strip_training_ops, drop_variable_writes, keep_functional_control_flow,
+      toco_compatible, compute_in_float32, pass_pipeline.
 
     Returns the frozen GraphDef's bytes, byte for byte freeze-graph's, unless output is given.
     """
-    if isinstance(bind, dict):
-        bind = ["%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)
-                for k, v in bind.items()]
-    result, warned = _frost.freeze(
-        _model(model), _names(outputs), _path(checkpoint), signature,
-        ("ExponentialMovingAverage" if ema is True else ema) or None,
-        _names(bind), _names(only), _names(except_), _names(tags), bool(optimize),
-        _path(output), bool(text))
+    options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
+                              tags, flags)
+    options["optimize"] = bool(optimize)
+    result, warned = _frost.freeze(_model(model), options, _checks(None, None, None, None, None),
+                                   bool(verify), _path(output) or "", bool(text),
+                                   _path(report) or "")
     _warn(warned)
     return result
 
@@ -136,9 +181,95 @@ def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: N
     if not isinstance(transforms, str):
         transforms = " ".join(transforms)
     result, warned = _frost.transform(_model(graph), transforms, _names(inputs),
-                                      _names(outputs), _path(output), bool(text))
+                                      _names(outputs), _path(output) or "", bool(text))
     _warn(warned)
     return result
+
+
+def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
+                           placeholder_types: Union[None, int, Iterable[int]] = None,
+                           placeholder_to_const: Names = None, toco_compatible: bool = False,
+                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           text: bool = False) -> Optional[bytes]:
+    """Optimizes a frozen graph for inference as optimize-for-inference does, TensorFlow's
+    optimize_for_inference.py with its keywords (docs/transforms.md).
+
+    graph: a frozen GraphDef: a path, bytes (binary or text) or a tf.compat.v1.GraphDef.
+    inputs, outputs: the graph's input and output node names (no ports).
+    placeholder_types: DataType numbers (1 is float) of the Placeholders made for inputs that
+      are not Placeholders already: one for all, or one per input.
+    placeholder_to_const: "NAME=VALUE" items: bool Placeholders whose name contains NAME
+      become constants.
+    toco_compatible: only rewrites TensorFlow Lite's converter understands.
+    compute_in_float32: compute half and bfloat16 graphs in float32.
+    output: write the result there (atomically) and return None.
+    text: text format (pbtxt) instead of binary.
+
+    Returns the optimized GraphDef's bytes, byte for byte optimize-for-inference's, unless
+    output is given.
+    """
+    inputs, outputs = _names(inputs), _names(outputs)
+    if not inputs or not outputs:
+        raise FrostError("give the graph's inputs and outputs: optimize_for_inference(graph, "
+                         "inputs=[...], outputs=[...])")
+    if isinstance(placeholder_types, int):
+        placeholder_types = [placeholder_types]
+    result, warned = _frost.optimize_for_inference(
+        _model(graph), inputs, outputs, [int(t) for t in placeholder_types or []],
+        _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
+        _path(output) or "", bool(text))
+    _warn(warned)
+    return result
+
+
+def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
+           checkpoint: Optional[PathLike] = None, signature: Optional[str] = None,
+           ema: Union[bool, str] = False,
+           bind: Union[None, Dict[str, Any], Iterable[str]] = None,
+           rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
+           except_: Names = None, tags: Names = None, seed: int = 0,
+           atol: Optional[float] = None, rtol: Optional[float] = None,
+           input_shapes: Optional[Dict[str, Iterable[int]]] = None, numeric: bool = True,
+           **flags: Any) -> Dict[str, Any]:
+    """Checks that a frozen graph computes what its source computes, as frost-verify does
+    (docs/verify.md), and returns its JSON report as a dict; report["passed"] is the verdict.
+
+    frozen: the frozen GraphDef (path, bytes or object).
+    source: what it was frozen from, as freeze()'s model; outputs and the keywords up to tags
+      say how it was frozen, as for freeze() (and **flags, freeze()'s other options).
+    seed: the seed of the random inputs.
+    atol, rtol: the output comparison's tolerances (default by dtype).
+    input_shapes: {"input": [1, 224, 224, 3]} for dimensions an input leaves unknown.
+    numeric: run both graphs and compare their outputs.
+    """
+    options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
+                              tags, flags)
+    document, warned = _frost.verify(_model(frozen), _model(source), options,
+                                     _checks(int(seed), atol, rtol, input_shapes,
+                                             bool(numeric)))
+    _warn(warned)
+    return _json.loads(document)
+
+
+def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
+         ignore_devices: bool = False, atol: float = 0.0, names_only: bool = False,
+         signature: Optional[str] = None, tags: Names = None,
+         html: Optional[PathLike] = None) -> Dict[str, Any]:
+    """Compares two graphs node by node as frost-diff does, and returns its JSON document as a
+    dict (schema in docs/verify.md); document["identical"] says whether they are the same.
+
+    a, b: GraphDefs, MetaGraphDefs or SavedModels (paths, bytes or objects).
+    ignore_attrs: attributes neither compared nor used to pair nodes ("_output_shapes").
+    ignore_devices: do not compare devices.
+    atol: tensor elements that differ by at most this are equal (default: bit for bit).
+    names_only: pair nodes by name only (a renamed node is removed and added).
+    signature: compare only this signature.
+    tags: the SavedModel meta graph's tags (default: serve).
+    html: also write a page showing both graphs side by side there.
+    """
+    return _json.loads(_frost.diff(_model(a), _model(b), _names(ignore_attrs),
+                                   bool(ignore_devices), float(atol), bool(names_only),
+                                   signature or "", _names(tags), _path(html) or ""))
 
 
 def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = False,

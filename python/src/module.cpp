@@ -9,11 +9,9 @@
 // one read, and a failure found for one call never reaches the next.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Freeze/Freeze.h"
-#include "frost/IO/GraphIO.h"
-#include "frost/IR/Verifier.h"
 #include "frost/Inspect/CheckpointSummary.h"
 #include "frost/Inspect/GraphSummary.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Support/Version.h"
 #include "frost/Tools/DiffMain.h"
@@ -23,12 +21,11 @@
 #include "frost/Tools/OptimizeMain.h"
 #include "frost/Tools/TransformMain.h"
 #include "frost/Tools/VerifyMain.h"
-#include "frost/Support/WarningLines.h"
-#include "frost/Transforms/GraphTransforms.h"
 
 #include "absl/strings/str_cat.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -54,16 +51,20 @@ nb::object FrostErrorType;
 
 /// Runs `Work` (frost::Context & -> absl::Status) as one job: without the
 /// GIL, in a Context of its own; a failure is raised as FrostError once the
-/// GIL is back.
-template <typename WorkFn> void runCall(WorkFn &&Work) {
+/// GIL is back. Returns the job's warnings, for Python to raise as
+/// FrostWarnings.
+template <typename WorkFn> std::vector<std::string> runCall(WorkFn &&Work) {
   absl::Status Failed;
+  std::vector<std::string> Warnings;
   {
     nb::gil_scoped_release Unlocked;
     frost::Context Ctx;
     Failed = Work(Ctx);
+    Warnings = Ctx.diagnostics().warnings();
   }
   if (!Failed.ok())
     raise(Failed);
+  return Warnings;
 }
 
 /// A model given by path, or as bytes (bytes, a GraphDef object serialized)
@@ -80,105 +81,229 @@ struct ModelArg {
   std::string Name;
   /// Data's bytes, found while holding the GIL.
   llvm::StringRef Bytes;
+
+  frost::GraphSource source() const {
+    if (Path)
+      return {*Path, std::nullopt, ""};
+    return {"", Bytes, Name};
+  }
 };
 
-/// What a call returns besides its result: the warnings the library wrote
-/// ("warning: ..." lines), for the Python side to raise as FrostWarnings.
-using WithWarnings = std::pair<nb::object, std::string>;
+/// What a call returns besides its result: the job's warnings, for the
+/// Python side to raise as FrostWarnings.
+using WithWarnings = std::pair<nb::object, std::vector<std::string>>;
 
-/// The model as bytes (binary or text) unless it went to `Output`.
-nb::object bytesOrNone(const std::optional<std::string> &Output, const std::string &Bytes) {
-  if (Output)
+/// The output's bytes, unless it went to a file.
+nb::object bytesOrNone(const std::string &Output, const std::string &Bytes) {
+  if (!Output.empty())
     return nb::none();
   return nb::bytes(Bytes.data(), Bytes.size());
 }
 
-/// freeze(): the frozen GraphDef as bytes, or written to `output` (None
-/// returned) atomically, as freeze-graph writes it.
-WithWarnings freezeModel(const ModelArg &Model, const std::vector<std::string> &Outputs,
-                         const std::optional<std::string> &Checkpoint,
-                         const std::optional<std::string> &Signature,
-                         const std::optional<std::string> &Ema,
-                         const std::vector<std::string> &Bind,
-                         const std::vector<std::string> &Only,
-                         const std::vector<std::string> &Except,
-                         const std::vector<std::string> &Tags, bool Optimize,
-                         const std::optional<std::string> &Output, bool Text) {
+/// frost::FreezeOptions from the keywords frost/__init__.py passes on
+/// (names as the Python API spells them). An unknown key is a bug there.
+frost::FreezeOptions freezeOptions(const ModelArg &Model, const nb::dict &Keywords) {
   frost::FreezeOptions O;
   if (Model.Path)
     O.Positional = {*Model.Path};
   else
     O.InputBytes = Model.Bytes;
   O.InputBytesName = Model.Name;
-  O.Outputs = Outputs;
-  O.Checkpoint = Checkpoint.value_or("");
-  O.Signature = Signature.value_or("");
-  O.Ema = Ema;
-  O.Bind = Bind;
-  O.Only = Only;
-  O.Except = Except;
-  if (!Tags.empty())
-    O.Tags = Tags;
-  O.Optimize = Optimize;
-  std::string Warned;
-  llvm::raw_string_ostream WarnedStream(Warned);
-  frost::WarningLines Warnings(WarnedStream);
-  O.Notes = &Warnings;
-  frost::WriteOptions Write;
-  Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
-  std::string Bytes;
-  runCall([&](frost::Context &Ctx) -> absl::Status {
-    FROST_ASSIGN_OR_RETURN(frost::FreezeResult R, frost::freeze(Ctx, O));
-    if (Output)
-      return frost::writeFrozenGraph(Ctx, R, *Output,
-                                     Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary)
-          .status();
-    FROST_RETURN_IF_ERROR(frost::checkFrozenGraphSize(R, "<bytes>"));
-    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(Ctx, *R.M, Write));
-    return absl::OkStatus();
-  });
-  return {bytesOrNone(Output, Bytes), Warned};
+  using Strings = std::vector<std::string>;
+  for (auto [Key, Value] : Keywords) {
+    std::string K = nb::cast<std::string>(Key);
+    if (Value.is_none())
+      continue;
+    auto text = [&] { return nb::cast<std::string>(Value); };
+    auto flag = [&] { return nb::cast<bool>(Value); };
+    if (K == "outputs")
+      O.Outputs = nb::cast<Strings>(Value);
+    else if (K == "checkpoint")
+      O.Checkpoint = text();
+    else if (K == "signature")
+      O.Signature = text();
+    else if (K == "ema")
+      O.Ema = text();
+    else if (K == "bind")
+      O.Bind = nb::cast<Strings>(Value);
+    else if (K == "rename")
+      O.Rename = nb::cast<Strings>(Value);
+    else if (K == "only")
+      O.Only = nb::cast<Strings>(Value);
+    else if (K == "except_")
+      O.Except = nb::cast<Strings>(Value);
+    else if (K == "tags")
+      O.Tags = nb::cast<Strings>(Value);
+    else if (K == "initializer_nodes")
+      O.InitializerNodes = nb::cast<Strings>(Value);
+    else if (K == "keep_devices")
+      O.ClearDevices = !flag();
+    else if (K == "strip_training_ops")
+      O.StripTrainingOps = flag();
+    else if (K == "drop_variable_writes")
+      O.DropVariableWrites = flag();
+    else if (K == "keep_functional_control_flow")
+      O.KeepFunctionalControlFlow = flag();
+    else if (K == "optimize")
+      O.Optimize = flag();
+    else if (K == "toco_compatible")
+      O.TocoCompatible = flag();
+    else if (K == "compute_in_float32")
+      O.ComputeInFloat32 = flag();
+    else if (K == "pass_pipeline")
+      O.ExtraPipeline = text();
+    else
+      throw nb::key_error(("freeze option " + K).c_str());
+  }
+  return O;
 }
 
-/// The model of a path or of bytes, read as the tools read their input.
-absl::StatusOr<std::unique_ptr<frost::Model>> readModelArg(frost::Context &Ctx,
-                                                           const ModelArg &Model,
-                                                           const frost::ReadOptions &Read) {
-  if (Model.Path) {
-    Ctx.inputs().noteWithSiblings(*Model.Path);
-    std::vector<std::string> Notes;
-    FROST_ASSIGN_OR_RETURN(frost::ResolvedInput In,
-                           frost::resolveInput(Ctx, *Model.Path, Notes));
-    return frost::readModel(Ctx, In.GraphPath, Read);
+/// verify()'s and freeze(verify=True)'s numeric options.
+frost::verify::NumericOptions numericOptions(const nb::dict &Keywords) {
+  frost::verify::NumericOptions N;
+  for (auto [Key, Value] : Keywords) {
+    std::string K = nb::cast<std::string>(Key);
+    if (Value.is_none())
+      continue;
+    if (K == "seed")
+      N.Seed = nb::cast<uint64_t>(Value);
+    else if (K == "atol")
+      N.Atol = nb::cast<double>(Value);
+    else if (K == "rtol")
+      N.Rtol = nb::cast<double>(Value);
+    else if (K == "numeric")
+      N.Run = nb::cast<bool>(Value);
+    else if (K == "input_shapes")
+      for (auto [Name, Shape] : nb::cast<nb::dict>(Value))
+        N.InputShapes[nb::cast<std::string>(Name)] = nb::cast<std::vector<int64_t>>(Shape);
+    else
+      throw nb::key_error(("verify option " + K).c_str());
   }
-  return frost::parseModel(Model.Bytes, Model.Name, Read);
+  return N;
+}
+
+/// freeze(): the frozen GraphDef as bytes, or written to `Output` (None
+/// returned) atomically, as freeze-graph writes it, with its report; with
+/// Verify, checked first, and a failed check raised with its findings.
+WithWarnings freezeModel(const ModelArg &Model, const nb::dict &Keywords,
+                         const nb::dict &Checks, bool Verify, const std::string &Output,
+                         bool Text, const std::string &Report) {
+  frost::FreezeGraphOptions Job;
+  Job.Freeze = freezeOptions(Model, Keywords);
+  Job.Output = Output;
+  Job.Format = Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary;
+  Job.ReportPath = Report;
+  Job.Verify = Verify;
+  Job.Numeric = numericOptions(Checks);
+  std::string Bytes;
+  std::vector<std::string> Warnings = runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(frost::FreezeGraphResult R, frost::freezeGraph(Ctx, Job));
+    if (!R.written()) {
+      std::string Findings;
+      llvm::raw_string_ostream OS(Findings);
+      frost::verify::printVerifyReport(OS, *R.Verified, "freeze(verify=True)",
+                                       /*FindingsOnly=*/true);
+      return absl::FailedPreconditionError(llvm::StringRef(Findings).rtrim().str());
+    }
+    Bytes = std::move(R.Bytes);
+    return absl::OkStatus();
+  });
+  return {bytesOrNone(Output, Bytes), Warnings};
+}
+
+/// The bytes of a graph job's result, or None when it went to a file.
+template <typename OptionsT, typename JobFn>
+WithWarnings runGraphJob(const OptionsT &Job, JobFn &&Run) {
+  std::string Bytes;
+  std::vector<std::string> Warnings = runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(frost::GraphJobResult R, Run(Ctx, Job));
+    Bytes = std::move(R.Bytes);
+    return absl::OkStatus();
+  });
+  return {bytesOrNone(Job.Output.Path, Bytes), Warnings};
+}
+
+frost::GraphDestination destination(const std::string &Output, bool Text) {
+  return {Output, Text ? frost::Encoding::Text : frost::Encoding::Binary};
 }
 
 /// transform(): transform-graph over a GraphDef, to bytes or to `Output`.
 WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms,
                             const std::vector<std::string> &Inputs,
-                            const std::vector<std::string> &Outputs,
-                            const std::optional<std::string> &Output, bool Text) {
-  std::string Warned;
-  llvm::raw_string_ostream WarnedStream(Warned);
-  frost::WarningLines Warnings(WarnedStream);
-  std::string Bytes;
-  runCall([&](frost::Context &Ctx) -> absl::Status {
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Ctx, Graph, {}));
-    if (absl::Status S = frost::verifyGraph(M->graph()); !S.ok())
-      return absl::Status(S.code(),
-                          absl::StrCat(Graph.Path.value_or(Graph.Name), ": ", S.message()));
-    FROST_RETURN_IF_ERROR(frost::transformGraph(Ctx, M, Transforms, {Inputs, Outputs},
-                                                frost::PassManagerOptions(), Warnings));
-    M->dropContainer();
-    frost::WriteOptions Write;
-    Write.Enc = Text ? frost::Encoding::Text : frost::Encoding::Binary;
-    if (Output)
-      return frost::writeModel(Ctx, *M, *Output, Write);
-    FROST_ASSIGN_OR_RETURN(Bytes, frost::serializeModel(Ctx, *M, Write));
+                            const std::vector<std::string> &Outputs, const std::string &Output,
+                            bool Text) {
+  frost::TransformGraphOptions Job;
+  Job.Input = Graph.source();
+  Job.Output = destination(Output, Text);
+  Job.Transforms = Transforms;
+  Job.Inputs = Inputs;
+  Job.Outputs = Outputs;
+  return runGraphJob(Job, [](frost::Context &Ctx, const frost::TransformGraphOptions &O) {
+    return frost::transformGraph(Ctx, O);
+  });
+}
+
+/// optimize_for_inference(): optimize-for-inference over a GraphDef.
+WithWarnings optimizeModel(const ModelArg &Graph, const std::vector<std::string> &Inputs,
+                           const std::vector<std::string> &Outputs,
+                           const std::vector<int> &PlaceholderTypes,
+                           const std::vector<std::string> &ToConst, bool TocoCompatible,
+                           bool ComputeInFloat32, const std::string &Output, bool Text) {
+  frost::OptimizeForInferenceOptions Job;
+  Job.Input = Graph.source();
+  Job.Output = destination(Output, Text);
+  Job.InputNames = Inputs;
+  Job.OutputNames = Outputs;
+  Job.PlaceholderTypes = PlaceholderTypes;
+  Job.ToConst = ToConst;
+  Job.TocoCompatible = TocoCompatible;
+  Job.ComputeInFloat32 = ComputeInFloat32;
+  return runGraphJob(Job, [](frost::Context &Ctx, const frost::OptimizeForInferenceOptions &O) {
+    return frost::optimizeForInference(Ctx, O);
+  });
+}
+
+/// verify(): frost-verify --json's document.
+std::pair<std::string, std::vector<std::string>>
+verifyModel(const ModelArg &Frozen, const ModelArg &Source, const nb::dict &Keywords,
+            const nb::dict &Checks) {
+  frost::VerifyFrozenOptions Job;
+  Job.Frozen = Frozen.source();
+  Job.Freeze = freezeOptions(Source, Keywords);
+  Job.Numeric = numericOptions(Checks);
+  std::string Json;
+  std::vector<std::string> Warnings = runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(frost::verify::VerifyReport R, frost::verifyFrozenGraph(Ctx, Job));
+    Json = frost::verify::verifyReportJson(R);
     return absl::OkStatus();
   });
-  return {bytesOrNone(Output, Bytes), Warned};
+  return {Json, Warnings};
+}
+
+/// diff(): frost-diff --json's document.
+std::string diffModels(const ModelArg &A, const ModelArg &B,
+                       const std::vector<std::string> &IgnoreAttrs, bool IgnoreDevices,
+                       double Atol, bool NamesOnly, const std::string &Signature,
+                       const std::vector<std::string> &Tags, const std::string &Html) {
+  frost::DiffGraphsOptions Job;
+  Job.A = A.source();
+  Job.B = B.source();
+  if (!Tags.empty())
+    Job.Tags = Tags;
+  Job.Diff.IgnoreAttrs = IgnoreAttrs;
+  Job.Diff.IgnoreDevices = IgnoreDevices;
+  Job.Diff.Atol = Atol;
+  Job.Diff.MatchStructure = !NamesOnly;
+  Job.Diff.Signature = Signature;
+  Job.HtmlPath = Html;
+  std::string Json;
+  runCall([&](frost::Context &Ctx) -> absl::Status {
+    FROST_ASSIGN_OR_RETURN(frost::inspect::GraphDiff D, frost::diffGraphs(Ctx, Job));
+    llvm::raw_string_ostream OS(Json);
+    frost::inspect::printGraphDiffJson(D, {}, OS);
+    return absl::OkStatus();
+  });
+  return Json;
 }
 
 /// inspect_checkpoint(): frost-inspect checkpoint --json's document.
@@ -204,7 +329,8 @@ std::string summarizeModel(const ModelArg &Model, const std::vector<std::string>
     frost::ReadOptions Read;
     if (!Tags.empty())
       Read.Tags = Tags;
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M, readModelArg(Ctx, Model, Read));
+    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M,
+                           frost::readGraphSource(Ctx, Model.source(), Read));
     frost::inspect::printGraphSummaryJson(
         frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
     return absl::OkStatus();
@@ -260,14 +386,21 @@ NB_MODULE(_frost, M) {
   nb::class_<ModelArg>(M, "ModelArg", "A model by path, or as bytes named in messages")
       .def(nb::init<std::optional<std::string>, std::optional<nb::bytes>, std::string>(),
            nb::arg("path").none(), nb::arg("data").none(), nb::arg("name"));
-  M.def("freeze", &freezeModel, nb::arg("model"), nb::arg("outputs"),
-        nb::arg("checkpoint").none(), nb::arg("signature").none(), nb::arg("ema").none(),
-        nb::arg("bind"), nb::arg("only"), nb::arg("except_"), nb::arg("tags"),
-        nb::arg("optimize"), nb::arg("output").none(), nb::arg("text"),
-        "Freeze a model; (bytes or None, warnings text)");
+  M.def("freeze", &freezeModel, nb::arg("model"), nb::arg("options"), nb::arg("checks"),
+        nb::arg("verify"), nb::arg("output"), nb::arg("text"), nb::arg("report"),
+        "Freeze a model; (bytes or None, warnings)");
   M.def("transform", &transformModel, nb::arg("graph"), nb::arg("transforms"),
-        nb::arg("inputs"), nb::arg("outputs"), nb::arg("output").none(), nb::arg("text"),
-        "Run graph transforms; (bytes or None, warnings text)");
+        nb::arg("inputs"), nb::arg("outputs"), nb::arg("output"), nb::arg("text"),
+        "Run graph transforms; (bytes or None, warnings)");
+  M.def("optimize_for_inference", &optimizeModel, nb::arg("graph"), nb::arg("inputs"),
+        nb::arg("outputs"), nb::arg("placeholder_types"), nb::arg("to_const"),
+        nb::arg("toco_compatible"), nb::arg("compute_in_float32"), nb::arg("output"),
+        nb::arg("text"), "Optimize a frozen graph for inference; (bytes or None, warnings)");
+  M.def("verify", &verifyModel, nb::arg("frozen"), nb::arg("source"), nb::arg("options"),
+        nb::arg("checks"), "frost-verify --json's document; (json, warnings)");
+  M.def("diff", &diffModels, nb::arg("a"), nb::arg("b"), nb::arg("ignore_attrs"),
+        nb::arg("ignore_devices"), nb::arg("atol"), nb::arg("names_only"),
+        nb::arg("signature"), nb::arg("tags"), nb::arg("html"), "frost-diff --json's document");
   M.def("inspect_checkpoint", &inspectCheckpoint, nb::arg("path"), nb::arg("tensors"),
         nb::arg("values"), nb::arg("verify_checksums"),
         "frost-inspect checkpoint --json's document");

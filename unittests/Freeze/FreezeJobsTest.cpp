@@ -53,7 +53,6 @@ protected:
     FreezeOptions O;
     O.Positional = {(Dir / Which).string()};
     O.Outputs = {"pred"};
-    O.Notes = nullptr;
     FROST_ASSIGN_OR_RETURN(FreezeResult R, freeze(Ctx, O));
     return serializeModel(Ctx, *R.M);
   }
@@ -104,7 +103,6 @@ TEST_F(FreezeJobsTest, AnOutputIsRefusedOnlyWhereItIsTheJobsInput) {
     FreezeOptions O;
     O.Positional = {(Dir / "good").string()};
     O.Outputs = {"pred"};
-    O.Notes = nullptr;
     absl::StatusOr<FreezeResult> R = freeze(Ctx, O);
     ASSERT_TRUE(R.ok()) << R.status();
     absl::StatusOr<FrozenFile> Over =

@@ -84,8 +84,6 @@ struct FreezeOptions {
   /// Print the pipeline before it runs (to PM.Out, even when quiet).
   bool DumpPipeline = false;
   uint64_t SizeLimit = ProtobufSizeLimit;
-  /// Where notes and warnings go; null keeps them quiet.
-  llvm::raw_ostream *Notes = &llvm::errs();
 };
 
 /// One output as requested and the node it resolved to.
@@ -153,16 +151,15 @@ struct FreezeResult {
 /// it: a checkpoint prefix or one of its files (the graph is its .meta), a
 /// checkpoint directory (the checkpoint its state file names, else its
 /// newest), a SavedModel directory, a .meta or GraphDef file, or a stream.
-/// `Notes` hears how the path was understood where that was not literal,
-/// also when resolving then fails.
+/// The job's diagnostics note how the path was understood where that was not
+/// literal, also when resolving then fails.
 struct ResolvedInput {
   /// The model file or SavedModel directory to read.
   std::string GraphPath;
   /// The checkpoint the path named, when it named one.
   std::optional<ResolvedCheckpoint> Checkpoint;
 };
-absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path,
-                                           std::vector<std::string> &Notes);
+absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path);
 
 /// The checks of `Options` that need no file: one input, known passes, a
 /// pipeline that parses. A failure is a usage error (freeze-graph exits 2).
@@ -175,7 +172,7 @@ void noteFreezeInputs(Context &Ctx, const FreezeOptions &Options);
 
 /// Freezes what `Options` name, as a job of `Ctx` (which outlives the
 /// result: its constants may lie in the checkpoint's mapped shards). Notes
-/// go to Options.Notes as they arise.
+/// and warnings go to Ctx.diagnostics() as they arise.
 absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options);
 
 enum class FrozenFormat { Binary, Text };

@@ -179,11 +179,11 @@ private:
 /// notes go, the analyses.
 class PassContext {
 public:
-  explicit PassContext(Context &Ctx, llvm::raw_ostream &Notes = llvm::errs())
-      : Ctx(Ctx), Notes(Notes), Analyses(Ctx) {}
+  explicit PassContext(Context &Ctx) : Ctx(Ctx), Analyses(Ctx) {}
   /// The job this run belongs to (its files, its background checks).
   Context &context() { return Ctx; }
-  /// A remark for the user, e.g. "graph is already frozen".
+  /// A remark for the user, e.g. "graph is already frozen", as a
+  /// diagnostic of the job ("PASS: MESSAGE").
   void note(llvm::StringRef PassName, llvm::StringRef Message);
   void warning(llvm::StringRef PassName, llvm::StringRef Message);
 
@@ -197,7 +197,6 @@ public:
 
 private:
   Context &Ctx;
-  llvm::raw_ostream &Notes;
   AnalysisManager Analyses;
   bool GraphPreserved = false;
 };
@@ -211,7 +210,7 @@ public:
 
   /// The registered name, e.g. "prune".
   llvm::StringRef name() const { return Name; }
-  void setName(llvm::StringRef N) { Name = N; }
+  void setName(llvm::StringRef N) { Name = N.str(); }
 
   /// Checks option combinations before anything runs.
   virtual absl::Status validateOptions() const { return absl::OkStatus(); }
@@ -233,7 +232,8 @@ public:
 private:
   friend class OptionBase;
   friend class Statistic;
-  llvm::StringRef Name;
+  /// Its own copy: a pass outlives the registry that made it.
+  std::string Name;
   std::vector<OptionBase *> Options;
   std::vector<Statistic *> Statistics;
 };

@@ -3,7 +3,8 @@
 // Everything that lives for one job (a freeze, a transform, a verification,
 // a diff, an inspection), like MLIR's MLIRContext: its background checks and
 // their failures, the files it read (never to be overwritten by its
-// outputs), and the mappings of those files that its outputs copy from.
+// outputs), the mappings of those files that its outputs copy from, and its
+// notes and warnings.
 // Nothing of a job is global, so a failure in one job never reaches the next
 // and two jobs on two threads keep apart. Every reader, model and output
 // file of a job is destroyed before its Context.
@@ -16,6 +17,7 @@
 #define FROST_SUPPORT_CONTEXT_H
 
 #include "frost/Support/BackgroundWork.h"
+#include "frost/Support/Diagnostics.h"
 #include "frost/Support/File.h"
 
 namespace frost {
@@ -35,8 +37,12 @@ public:
   /// Its mapped input files, for outputs to copy from.
   MappingRegistry &mappings() { return Mappings; }
   const MappingRegistry &mappings() const { return Mappings; }
+  /// Its notes and warnings: kept, and printed where a tool asked.
+  Diagnostics &diagnostics() { return Diags; }
+  const Diagnostics &diagnostics() const { return Diags; }
 
 private:
+  Diagnostics Diags;
   InputFiles Inputs;
   MappingRegistry Mappings;
   /// Last, so destroyed first: its dropped jobs release the mapped shards

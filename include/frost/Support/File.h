@@ -175,6 +175,10 @@ private:
   std::string Digest;
 };
 
+/// Lower-case hex SHA-256 of `Bytes` (empty if OpenSSL failed), as an
+/// OutputSink hashes what it writes.
+std::string sha256Hex(llvm::StringRef Bytes);
+
 /// Writes into an output file.
 using OutputProducer = std::function<absl::Status(OutputSink &)>;
 

@@ -32,19 +32,9 @@ int runFailure(const absl::Status &S);
 int usageFailure(const absl::Status &S);
 
 /// The model a user's path names (resolveInput: a checkpoint prefix reads
-/// its .meta), how it was resolved printed as notes on stderr.
+/// its .meta), the job's notes printed on stderr.
 absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
                                                      const ReadOptions &Read = {});
-
-/// A graph-in, graph-out tool's input: the model at `Path`, timed as "read
-/// input", verified when `Verify` (errors name the file).
-absl::StatusOr<std::unique_ptr<Model>> readToolInput(Context &Ctx, llvm::StringRef Path,
-                                                     TimingReport &Timing,
-                                                     bool Verify);
-
-/// Writes M as a bare graph into `Out` (timed as "write output") and
-/// commits it: the file appears whole or not at all.
-absl::Status writeToolOutput(Model &M, OutputFile &Out, Encoding Enc, TimingReport &Timing);
 
 /// What every tool does first: protobuf's own log lines (invalid UTF-8, a
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.

@@ -84,18 +84,11 @@ prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformConte
 
 /// Runs the transforms in order over `M`, each on a pass manager built with
 /// `Options`. A transform with `ignore_errors=true` that fails leaves the
-/// model as it was before it (`Warnings` hears why), as TensorFlow's
+/// model as it was before it (a warning of the job says why), as TensorFlow's
 /// transform_graph does.
 absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Transforms,
-                                const PassManagerOptions &Options, llvm::raw_ostream &Warnings);
-
-/// transform_graph's whole work on a model in memory, for callers that need
-/// not tell a bad list from a bad graph (Python): `Text` parsed (named
-/// --transforms in carets), prepared over every registered pass, and run.
-absl::Status transformGraph(Context &Ctx, std::unique_ptr<Model> &M, llvm::StringRef Text,
-                            const TransformContext &Endpoints, const PassManagerOptions &Options,
-                            llvm::raw_ostream &Warnings);
+                                const PassManagerOptions &Options);
 
 } // namespace frost
 

@@ -1,0 +1,174 @@
+//===- Jobs.h - Each tool's job as one library call -------------*- C++ -*-===//
+//
+// What each tool does, from its typed options to its typed result, callable
+// alike by its command-line driver (lib/Tools: flags in, this call, printing
+// out) and by Python. A job reads its inputs, runs, and writes its outputs
+// all or nothing (temporary files renamed when everything is ready, never
+// over an input); it prints nothing: its notes and warnings are the
+// Context's diagnostics, and its result says what it did.
+//
+//   Context Ctx;
+//   FreezeGraphOptions O;
+//   O.Freeze.Positional = {"model.ckpt"};
+//   O.Freeze.Outputs = {"logits"};
+//   O.Output = "frozen.pb";
+//   absl::StatusOr<FreezeGraphResult> R = freezeGraph(Ctx, O);
+//
+//===----------------------------------------------------------------------===//
+#ifndef FROST_JOBS_JOBS_H
+#define FROST_JOBS_JOBS_H
+
+#include "frost/Freeze/Freeze.h"
+#include "frost/IO/GraphIO.h"
+#include "frost/Inspect/GraphDiff.h"
+#include "frost/Pass/PassManager.h"
+#include "frost/Support/Context.h"
+#include "frost/Verify/Verify.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace frost {
+
+/// A graph as a job takes it: a user's path, resolved as every tool resolves
+/// it (resolveInput: a checkpoint prefix reads its .meta), or its serialized
+/// bytes (binary or text), not copied.
+struct GraphSource {
+  std::string Path;
+  std::optional<llvm::StringRef> Bytes;
+  /// The bytes' name in messages.
+  std::string BytesName = "<bytes>";
+  const std::string &name() const { return Bytes ? BytesName : Path; }
+};
+
+/// Where a graph job's result goes: a file, written atomically ("-" is
+/// standard output), or, with Path empty, the result's Bytes.
+struct GraphDestination {
+  std::string Path;
+  Encoding Enc = Encoding::Binary;
+};
+
+/// Reads `Source` as the job's input (timed as "read input" in
+/// Read.Timing), verified when `Verify` (errors name the input).
+absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const GraphSource &Source,
+                                                       const ReadOptions &Read = {},
+                                                       bool Verify = false,
+                                                       TimingReport *Timing = nullptr);
+
+/// The result of a graph-in, graph-out job.
+struct GraphJobResult {
+  /// The output's bytes, when it went to no file.
+  std::string Bytes;
+  uint64_t BytesWritten = 0;
+};
+
+//===-- freeze-graph ------------------------------------------------------===//
+
+struct FreezeGraphOptions {
+  FreezeOptions Freeze;
+  /// The frozen GraphDef's file ("-": standard output); empty: the result's
+  /// Bytes.
+  std::string Output;
+  /// Default: text for a .pbtxt output, else binary.
+  std::optional<FrozenFormat> Format;
+  /// Where to write the JSON report (docs/freeze-graph.md), if anywhere.
+  std::string ReportPath;
+  /// Check the frozen graph as frost-verify does before writing anything.
+  bool Verify = false;
+  verify::NumericOptions Numeric;
+};
+
+struct FreezeGraphResult {
+  FreezeResult Frozen;
+  /// With Verify: the checks' report. When it did not pass, nothing was
+  /// written.
+  std::optional<verify::VerifyReport> Verified;
+  /// What was written (Path empty for bytes).
+  FrozenFile Written;
+  std::string Bytes;
+  FrozenFormat Format = FrozenFormat::Binary;
+  double Seconds = 0;
+  bool written() const { return !Verified || Verified->passed(); }
+};
+
+/// freeze-graph's job: freeze, refuse a graph too big for TensorFlow,
+/// verify when asked, then write the graph and the report together.
+absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOptions &Options);
+
+//===-- optimize-for-inference --------------------------------------------===//
+
+struct OptimizeForInferenceOptions {
+  GraphSource Input;
+  GraphDestination Output;
+  /// optimize_for_inference.py's --input_names and --output_names (nodes).
+  std::vector<std::string> InputNames, OutputNames;
+  /// The inputs' dtypes as DataType numbers, one for all or one each
+  /// (default: 1, float).
+  std::vector<int> PlaceholderTypes;
+  /// bool Placeholders whose name contains one of these become constants.
+  std::vector<std::string> ToConst;
+  bool TocoCompatible = false;
+  bool ComputeInFloat32 = false;
+  PassManagerOptions PM;
+};
+
+/// The checks of `Options` that need no file; a failure is a usage error.
+absl::Status checkOptimizeForInferenceOptions(const OptimizeForInferenceOptions &Options);
+
+/// optimize-for-inference's job (TensorFlow's optimize_for_inference.py).
+absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
+                                                    const OptimizeForInferenceOptions &Options);
+
+//===-- transform-graph ---------------------------------------------------===//
+
+struct TransformGraphOptions {
+  GraphSource Input;
+  GraphDestination Output;
+  /// transform_graph's --transforms list.
+  std::string Transforms;
+  std::vector<std::string> Inputs, Outputs;
+  PassManagerOptions PM;
+};
+
+/// The checks of `Options` that need no file (the transform list parses,
+/// each transform and parameter is known); a failure is a usage error.
+absl::Status checkTransformGraphOptions(const TransformGraphOptions &Options);
+
+/// transform-graph's job (TensorFlow's transform_graph): a transform that
+/// fails with ignore_errors=true leaves a warning in the job's diagnostics.
+absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraphOptions &Options);
+
+//===-- frost-verify ------------------------------------------------------===//
+
+struct VerifyFrozenOptions {
+  /// The frozen graph to check.
+  GraphSource Frozen;
+  /// How it was frozen: its source and freeze-graph's options.
+  FreezeOptions Freeze;
+  verify::NumericOptions Numeric;
+};
+
+/// frost-verify's job: freezes the source again, keeping the graph before
+/// its variables became constants, and checks `Frozen` against it.
+absl::StatusOr<verify::VerifyReport> verifyFrozenGraph(Context &Ctx,
+                                                       const VerifyFrozenOptions &Options);
+
+//===-- frost-diff --------------------------------------------------------===//
+
+struct DiffGraphsOptions {
+  GraphSource A, B;
+  std::vector<std::string> Tags = {"serve"};
+  inspect::DiffOptions Diff;
+  /// Also write a page showing both graphs side by side there.
+  std::string HtmlPath;
+  TimingReport *Timing = nullptr;
+};
+
+/// frost-diff's job.
+absl::StatusOr<inspect::GraphDiff> diffGraphs(Context &Ctx, const DiffGraphsOptions &Options);
+
+} // namespace frost
+
+#endif // FROST_JOBS_JOBS_H

@@ -1,0 +1,137 @@
+//===- GraphJobs.cpp - The graph-in, graph-out jobs -----------------------===//
+//
+// optimize-for-inference and transform-graph: read a graph, run a sequence
+// of passes over it, write it bare. The output is prepared before any work,
+// so that a bad or forbidden path fails at once, and committed last.
+//
+//===----------------------------------------------------------------------===//
+#include "frost/Jobs/Jobs.h"
+
+#include "JobsInternal.h"
+
+#include "frost/IR/Verifier.h"
+#include "frost/Tensor/DataType.h"
+#include "frost/Transforms/GraphTransforms.h"
+#include "frost/Transforms/OptimizeForInference.h"
+#include "frost/Transforms/Passes.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace frost {
+
+absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const GraphSource &Source,
+                                                       const ReadOptions &Read, bool Verify,
+                                                       TimingReport *Timing) {
+  absl::StatusOr<std::unique_ptr<Model>> M = [&]() -> absl::StatusOr<std::unique_ptr<Model>> {
+    Stopwatch Timer(Timing, "read input");
+    if (Source.Bytes)
+      return parseModel(*Source.Bytes, Source.BytesName, Read);
+    Ctx.inputs().noteWithSiblings(Source.Path);
+    FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Source.Path));
+    return readModel(Ctx, In.GraphPath, Read);
+  }();
+  if (M.ok() && Verify)
+    if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
+      return absl::Status(S.code(), absl::StrCat(Source.name(), ": ", S.message()));
+  return M;
+}
+
+absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
+                                                               const GraphDestination &Out) {
+  if (Out.Path.empty())
+    return nullptr;
+  FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Out.Path));
+  return OutputFile::prepare(Ctx, Out.Path);
+}
+
+absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
+                                              const GraphDestination &Destination,
+                                              OutputFile *Out, TimingReport *Timing) {
+  Stopwatch Timer(Timing, "write output");
+  M.dropContainer();
+  WriteOptions Write;
+  Write.Enc = Destination.Enc;
+  GraphJobResult R;
+  if (!Out) {
+    FROST_ASSIGN_OR_RETURN(R.Bytes, serializeModel(Ctx, M, Write));
+    R.BytesWritten = R.Bytes.size();
+    return R;
+  }
+  FROST_RETURN_IF_ERROR(writeModel(M, *Out, Write));
+  FROST_RETURN_IF_ERROR(Out->commit());
+  R.BytesWritten = Out->written().Bytes;
+  return R;
+}
+
+absl::Status checkOptimizeForInferenceOptions(const OptimizeForInferenceOptions &O) {
+  for (const std::string &Name : O.InputNames)
+    if (Name.find(':') != std::string::npos)
+      return absl::InvalidArgumentError(
+          absl::StrCat("input name '", Name, "' has a port: give the node's name"));
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  return checkPassManagerOptions(O.PM, Registry);
+}
+
+absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
+                                                    const OptimizeForInferenceOptions &O) {
+  FROST_RETURN_IF_ERROR(checkOptimizeForInferenceOptions(O));
+  OptimizeTargets Targets{O.InputNames, O.OutputNames, {}, {}};
+  // TensorFlow's default: 1, float.
+  for (int Number : O.PlaceholderTypes.empty() ? std::vector<int>{1} : O.PlaceholderTypes)
+    Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
+  if (!O.Input.Bytes)
+    Ctx.inputs().noteWithSiblings(O.Input.Path);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
+                         readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
+
+  std::vector<std::string> Skipped;
+  Targets.Bind = placeholdersToConst(M->graph(), O.ToConst, Skipped);
+  for (const std::string &Name : Skipped)
+    Ctx.diagnostics().warning(
+        absl::StrCat("not binding '", Name, "': only bool placeholders become constants"));
+  OptimizeSequence Sequence;
+  Sequence.BindPlaceholders = !Targets.Bind.empty();
+  Sequence.TocoCompatible = O.TocoCompatible;
+  Sequence.ComputeInFloat32 = O.ComputeInFloat32;
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  PassManager PM(O.PM);
+  FROST_RETURN_IF_ERROR(addOptimizePasses(PM, Registry, Sequence, Targets));
+  PassContext PassCtx(Ctx);
+  if (absl::Status S = PM.run(*M, PassCtx); !S.ok())
+    return absl::Status(S.code(), absl::StrCat(O.Input.name(), ": ", S.message()));
+  if (O.PM.Statistics)
+    PM.printStatistics(*O.PM.Out, PassCtx);
+  return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
+}
+
+namespace {
+
+absl::StatusOr<std::vector<PreparedTransform>> prepareTransforms(const TransformGraphOptions &O) {
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  FROST_RETURN_IF_ERROR(checkPassManagerOptions(O.PM, Registry));
+  FROST_ASSIGN_OR_RETURN(std::vector<TransformCall> Calls, parseTransformList(O.Transforms));
+  return prepareGraphTransforms(Calls, {O.Inputs, O.Outputs}, Registry, O.Transforms);
+}
+
+} // namespace
+
+absl::Status checkTransformGraphOptions(const TransformGraphOptions &O) {
+  return prepareTransforms(O).status();
+}
+
+absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraphOptions &O) {
+  FROST_ASSIGN_OR_RETURN(std::vector<PreparedTransform> Transforms, prepareTransforms(O));
+  if (!O.Input.Bytes)
+    Ctx.inputs().noteWithSiblings(O.Input.Path);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
+                         readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
+  FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(Transforms), O.PM));
+  return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
+}
+
+} // namespace frost

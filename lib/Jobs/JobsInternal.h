@@ -1,0 +1,22 @@
+//===- JobsInternal.h - What the jobs share ---------------------*- C++ -*-===//
+#ifndef FROST_LIB_JOBS_JOBSINTERNAL_H
+#define FROST_LIB_JOBS_JOBSINTERNAL_H
+
+#include "frost/Jobs/Jobs.h"
+
+namespace frost {
+
+/// The output file of a destination, prepared before any work (a bad path
+/// fails at once; an input is never replaced); null for bytes.
+absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
+                                                               const GraphDestination &Out);
+
+/// Writes `M` bare into `Out` and commits it, or serializes it when `Out` is
+/// null; timed as "write output".
+absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
+                                              const GraphDestination &Destination,
+                                              OutputFile *Out, TimingReport *Timing);
+
+} // namespace frost
+
+#endif // FROST_LIB_JOBS_JOBSINTERNAL_H

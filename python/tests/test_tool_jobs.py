@@ -1,0 +1,128 @@
+"""frost.optimize_for_inference, verify, diff and freeze's verify/report/rename against the
+command-line tools they share a library call with (conftest.py's model, no TensorFlow)."""
+import hashlib
+import json
+import os
+
+import pytest
+
+import frost
+from conftest import TOOLS_INPUTS, last_error_line, run
+
+OPTIMIZE_MODEL = os.path.join(TOOLS_INPUTS, "optimize-model.pbtxt")
+
+
+def cli_bytes(tmp_path, tool, *args):
+    out = tmp_path / ("cli-" + tool)
+    r = run(tool, *[a.replace("OUT", str(out)) if isinstance(a, str) else a for a in args])
+    assert r.returncode == 0, r.stderr
+    return out.read_bytes()
+
+
+def test_optimize_for_inference_is_the_clis(tmp_path):
+    cli = cli_bytes(tmp_path, "optimize-for-inference", "--input=" + OPTIMIZE_MODEL,
+                    "--output=OUT", "--input_names=input", "--output_names=out")
+    assert frost.optimize_for_inference(OPTIMIZE_MODEL, ["input"], ["out"]) == cli
+    with open(OPTIMIZE_MODEL, "rb") as f:
+        assert frost.optimize_for_inference(f.read(), "input", "out") == cli
+    text = cli_bytes(tmp_path, "optimize-for-inference", "--input=" + OPTIMIZE_MODEL,
+                     "--output=OUT", "--input_names=input", "--output_names=out",
+                     "--frozen_graph=false", "--toco_compatible")
+    out = tmp_path / "out.pbtxt"
+    assert frost.optimize_for_inference(OPTIMIZE_MODEL, ["input"], ["out"], output=out,
+                                        text=True, toco_compatible=True) is None
+    assert out.read_bytes() == text
+
+
+def test_optimize_for_inference_errors(tmp_path):
+    with pytest.raises(frost.FrostError, match=r"inputs=\[\.\.\.\], outputs=\[\.\.\.\]"):
+        frost.optimize_for_inference(OPTIMIZE_MODEL, [], ["out"])
+    r = run("optimize-for-inference", "--input=" + OPTIMIZE_MODEL, "--output=%s" % (tmp_path / "x"),
+            "--input_names=input:0", "--output_names=out")
+    assert r.returncode == 2
+    with pytest.raises(frost.FrostError) as e:
+        frost.optimize_for_inference(OPTIMIZE_MODEL, ["input:0"], ["out"])
+    assert str(e.value) == last_error_line(r.stderr)
+
+
+def test_freeze_rename_is_the_clis(model, tmp_path):
+    cli = cli_bytes(tmp_path, "freeze-graph", model, "--outputs", "add", "--rename",
+                    "v1:other", "-o", "OUT", "-q")
+    assert frost.freeze(model, "add", rename={"v1": "other"}) == cli
+    assert frost.freeze(model, "add", rename=["v1:other"]) == cli
+    assert frost.freeze(model, "add") != cli
+
+
+def test_freeze_report(model, tmp_path):
+    report = tmp_path / "report.json"
+    frozen = frost.freeze(model, "add", report=report, verify=True)
+    assert frozen == frost.freeze(model, "add")
+    got = json.loads(report.read_text())
+    assert got["output"]["bytes"] == len(frozen)
+    assert got["output"]["sha256"] == hashlib.sha256(frozen).hexdigest()
+    assert sorted(v["name"] for v in got["variables"]) == ["v1", "v2"]
+    cli_report = tmp_path / "cli.json"
+    r = run("freeze-graph", model, "--outputs", "add", "-o", tmp_path / "cli.pb", "--report",
+            cli_report, "--verify", "-q")
+    assert r.returncode == 0, r.stderr
+    cli = json.loads(cli_report.read_text())
+    for key in ("input", "outputs", "variables", "nodes"):
+        assert got[key] == cli[key], key
+    assert cli["output"]["sha256"] == got["output"]["sha256"]
+
+
+def test_freeze_flags_by_python_name(model, tmp_path):
+    with pytest.raises(TypeError, match="clear_devices"):
+        frost.freeze(model, "add", clear_devices=True)
+    cli = cli_bytes(tmp_path, "freeze-graph", model, "--outputs", "add", "--keep-devices",
+                    "--strip-training-ops", "-o", "OUT", "-q")
+    got = frost.freeze(model, "add", keep_devices=True, strip_training_ops=True)
+    assert got == cli
+    assert got != frost.freeze(model, "add")
+
+
+def test_verify_is_the_clis(model, tmp_path):
+    frozen = tmp_path / "frozen.pb"
+    frost.freeze(model, "add", output=frozen)
+    r = run("frost-verify", frozen, "--source", model, "--outputs", "add", "--json")
+    assert r.returncode == 0, r.stderr
+    got = frost.verify(frozen, model, "add")
+    assert got["passed"] is True
+    assert got == json.loads(r.stdout)
+    assert frost.verify(frozen.read_bytes(), model, ["add"])["passed"] is True
+
+
+def test_verify_finds_other_values(model, tmp_path):
+    """Frozen from another key, the constant is not the checkpoint's value of v1."""
+    frozen = tmp_path / "renamed.pb"
+    frost.freeze(model, "add", rename={"v1": "other"}, output=frozen)
+    r = run("frost-verify", frozen, "--source", model, "--outputs", "add", "--json")
+    assert r.returncode == 1
+    got = frost.verify(frozen, model, "add")
+    assert got["passed"] is False
+    assert got == json.loads(r.stdout)
+    assert any(f["node"] == "v1" for f in got["findings"]), got["findings"]
+    assert frost.verify(frozen, model, "add", rename={"v1": "other"})["passed"] is True
+
+
+def test_diff_is_the_clis(model, tmp_path):
+    a, b = tmp_path / "a.pb", tmp_path / "b.pb"
+    frost.freeze(model, "add", output=a)
+    frost.freeze(model, "add", ema=True, output=b)
+    assert frost.diff(a, a.read_bytes())["identical"] is True
+    r = run("frost-diff", a, b, "--json")
+    assert r.returncode == 1
+    got = frost.diff(a, b)
+    assert got["identical"] is False
+    assert got == json.loads(r.stdout)
+    page = tmp_path / "diff.html"
+    frost.diff(a, b, html=page)
+    assert page.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_diff_errors_are_the_clis(tmp_path):
+    r = run("frost-diff", tmp_path / "none.pb", tmp_path / "none.pb")
+    assert r.returncode == 2
+    with pytest.raises(frost.FrostError) as e:
+        frost.diff(tmp_path / "none.pb", tmp_path / "none.pb")
+    assert str(e.value) == last_error_line(r.stderr)
