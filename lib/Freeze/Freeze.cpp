@@ -432,8 +432,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   PM.append(std::move(Extra));
   R.Pipeline = PM.printPipeline();
   if (C.DumpPipeline)
-    *C.PM.Out << "Pass Manager with " << PM.passes().size() << " passes:\n"
-                 << R.Pipeline << "\n";
+    PM.dumpPipeline(*C.PM.Out);
 
   FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
   for (size_t I = FirstOptimizing; I < PM.passes().size(); ++I) {

@@ -301,4 +301,30 @@ void printVerification(const CheckpointVerification &V, llvm::raw_ostream &OS) {
      << (V.ChecksumsVerified ? "; checksums ok" : "; checksums not checked") << "\n";
 }
 
+absl::Status printCheckpoint(Context &Ctx, llvm::StringRef Path, const CheckpointQuery &Q,
+                             llvm::raw_ostream &OS) {
+  FROST_ASSIGN_OR_RETURN(OpenedCheckpoint C, openCheckpoint(Ctx, Path, Q.VerifyChecksums));
+  if (Q.Verify) {
+    FROST_ASSIGN_OR_RETURN(CheckpointVerification V,
+                           verifyCheckpoint(*C.Reader, Q.VerifyChecksums));
+    printVerification(V, OS);
+    return absl::OkStatus();
+  }
+  FROST_ASSIGN_OR_RETURN(std::vector<const VariableInfo *> Vars,
+                         selectVariables(*C.Reader, Q.Tensors));
+  bool WithValues = Q.All || !Q.Tensors.empty();
+  if (Q.Json)
+    return printCheckpointJson(C, Vars, WithValues, OS);
+  if (!WithValues) {
+    printCheckpointListing(C, OS);
+    return absl::OkStatus();
+  }
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    if (I)
+      OS << "\n";
+    FROST_RETURN_IF_ERROR(printVariableValues(*C.Reader, *Vars[I], Q.All, OS));
+  }
+  return absl::OkStatus();
+}
+
 } // namespace frost::inspect

@@ -54,6 +54,10 @@ std::string PassManager::printPipeline() const {
   return absl::StrJoin(Parts, ",");
 }
 
+void PassManager::dumpPipeline(llvm::raw_ostream &OS) const {
+  OS << "Pass Manager with " << Passes.size() << " passes:\n" << printPipeline() << "\n";
+}
+
 void PassManager::append(PassManager &&Other) {
   assert(Other.NumRun == 0 && "appending passes that ran already");
   for (std::unique_ptr<Pass> &P : Other.Passes)

@@ -2,9 +2,10 @@
 #include "ArgParser.h"
 
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/Escape.h"
+#include "frost/Support/Suggest.h"
 #include "frost/Support/Version.h"
 #include "frost/Tools/ToolSupport.h"
-#include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -12,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <set>
+#include <utility>
 
 namespace frost {
 
@@ -191,21 +193,25 @@ void ArgParser::printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const {
         absl::StrAppend(&Head, " ", O.ValueName);
       else if (O.TheKind == Kind::OptionalValue)
         absl::StrAppend(&Head, "[=", O.ValueName, "]");
-      OS << Head;
-      // Help text starts in column 34, or on the next line.
-      if (Head.size() < 32)
-        OS.indent(34 - Head.size());
-      else
-        OS << "\n" << std::string(34, ' ');
-      llvm::StringRef Rest = O.Help;
-      while (!Rest.empty()) {
-        auto [Line, Tail] = Rest.split('\n');
-        OS << Line << "\n";
-        Rest = Tail;
-        if (!Rest.empty())
-          OS.indent(34);
-      }
+      printHelpEntry(OS, Head, O.Help);
     }
+  }
+}
+
+void ArgParser::printHelpEntry(llvm::raw_ostream &OS, llvm::StringRef Head,
+                               llvm::StringRef Help) {
+  OS << Head;
+  // Help text starts in column 34, or on the next line.
+  if (Head.size() < 32)
+    OS.indent(34 - Head.size());
+  else
+    OS << "\n" << std::string(34, ' ');
+  while (!Help.empty()) {
+    auto [Line, Tail] = Help.split('\n');
+    OS << Line << "\n";
+    Help = Tail;
+    if (!Help.empty())
+      OS.indent(34);
   }
 }
 
@@ -216,14 +222,43 @@ ArgParser::Setter ArgParser::storeString(std::string &Field) {
   };
 }
 
+namespace {
+
+/// `V`'s comma-separated items, trimmed, appended to Field.
+void appendItems(llvm::StringRef V, std::vector<std::string> &Field) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Part : Parts)
+    if (!Part.trim().empty())
+      Field.push_back(Part.trim().str());
+}
+
+} // namespace
+
 ArgParser::Setter ArgParser::storeCommaList(std::vector<std::string> &Field) {
   return [&Field](llvm::StringRef V) {
-    llvm::SmallVector<llvm::StringRef, 8> Parts;
-    V.split(Parts, ',', -1, /*KeepEmpty=*/false);
     Field.clear();
-    for (llvm::StringRef Part : Parts)
-      if (!Part.trim().empty())
-        Field.push_back(Part.trim().str());
+    appendItems(V, Field);
+    return absl::OkStatus();
+  };
+}
+
+// The setters below keep whether they were called: a parser is made for
+// one parse.
+ArgParser::Setter ArgParser::appendString(std::vector<std::string> &Field) {
+  return [&Field, First = true](llvm::StringRef V) mutable {
+    if (std::exchange(First, false))
+      Field.clear();
+    Field.push_back(V.str());
+    return absl::OkStatus();
+  };
+}
+
+ArgParser::Setter ArgParser::appendCommaList(std::vector<std::string> &Field) {
+  return [&Field, First = true](llvm::StringRef V) mutable {
+    if (std::exchange(First, false))
+      Field.clear();
+    appendItems(V, Field);
     return absl::OkStatus();
   };
 }
@@ -233,6 +268,18 @@ ArgParser::Setter ArgParser::storeFlag(bool &Field, bool Invert) {
     Field = (V == "true") != Invert;
     return absl::OkStatus();
   };
+}
+
+absl::StatusOr<size_t> findSubcommand(llvm::StringRef Word,
+                                      llvm::ArrayRef<llvm::StringRef> Names) {
+  for (size_t I = 0; I < Names.size(); ++I)
+    if (Word == Names[I])
+      return I;
+  std::vector<std::string> Close = closestNames(Word, Names);
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown subcommand '", escapeBytes(Word, '\'', ByteEscape::Hex), "'",
+      Close.empty() ? "" : absl::StrCat("; did you mean ", quotedAlternatives(Close), "?"),
+      " (see --help)"));
 }
 
 std::optional<int> answerCommandLine(llvm::StringRef Tool, const absl::Status &Parsed,
@@ -253,8 +300,15 @@ std::optional<int> answerCommandLine(llvm::StringRef Tool, const absl::Status &P
   return std::nullopt;
 }
 
+void addHelpFlags(ArgParser &P, bool &Help, bool &Version, const std::string &Group) {
+  P.add({{"help", "h"}, ArgParser::Kind::Bool, "", "Show this help", ArgParser::storeFlag(Help),
+         Group});
+  P.add({{"version"}, ArgParser::Kind::Bool, "", "Show the version",
+         ArgParser::storeFlag(Version), Group});
+}
+
 void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
-                         const std::string &Group) {
+                         const std::string &Group, bool *DumpPipeline) {
   using K = ArgParser::Kind;
   auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
   P.add({{"timing"}, K::Bool, "", "Print wall time per phase and pass", flag(Timing), Group});
@@ -263,16 +317,23 @@ void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
   P.add({{"print-ir-after-all"}, K::Bool, "", "Print the graph after each pass",
          flag(PM.PrintIRAfterAll), Group});
   P.add({{"print-ir-after"}, K::Value, "PASS,...", "Print the graph after the named passes",
-         [&PM](llvm::StringRef V) {
-           llvm::SmallVector<llvm::StringRef, 4> Names;
-           V.split(Names, ',', -1, /*KeepEmpty=*/false);
-           for (llvm::StringRef Name : Names)
-             PM.PrintIRAfter.push_back(Name.trim().str());
-           return absl::OkStatus();
-         },
-         Group});
+         ArgParser::appendCommaList(PM.PrintIRAfter), Group});
   P.add({{"verify-each"}, K::Bool, "", "Verify the graph after each pass (default true)",
          flag(PM.VerifyEach), Group});
+  if (DumpPipeline)
+    P.add({{"dump-pass-pipeline"}, K::Bool, "", "Print the pipeline before running it",
+           flag(*DumpPipeline), Group});
+}
+
+void addSizeLimitFlag(ArgParser &P, uint64_t &Limit, const std::string &Group) {
+  P.add({{"protobuf-size-limit"}, ArgParser::Kind::Value, "BYTES",
+         "Largest file to read or write",
+         [&Limit](llvm::StringRef V) {
+           if (V.getAsInteger(10, Limit))
+             return absl::InvalidArgumentError("expected a number of bytes");
+           return absl::OkStatus();
+         },
+         Group, /*Hidden=*/true});
 }
 
 } // namespace frost

@@ -1,12 +1,15 @@
 //===- ArgParser.h - Python argparse-compatible long options ----*- C++ -*-===//
 //
-// freeze-graph must accept the command lines CI scripts already pass to
-// TensorFlow's freeze_graph.py, which parses them with argparse: long options
-// in `--name=value` or `--name value` form, any unambiguous prefix of a name
-// (`--input_bin`, `--output_node`), booleans as a bare flag or with a value
-// (`--input_binary`, `--clear_devices=False`, `--input_binary true`). LLVM's
-// cl library has no prefix matching, hence this small parser. Names match with
-// `_` and `-` alike, so `--keep_devices` and `--output-node-names` work too.
+// The one argument parser of every Frost tool. freeze-graph must accept the
+// command lines CI scripts already pass to TensorFlow's freeze_graph.py, which
+// parses them with argparse: long options in `--name=value` or `--name value`
+// form, any unambiguous prefix of a name (`--input_bin`, `--output_node`),
+// booleans as a bare flag or with a value (`--input_binary`,
+// `--clear_devices=False`, `--input_binary true`). Names match with `_` and
+// `-` alike, so `--keep_devices` and `--output-node-names` work too. LLVM's
+// cl library has no prefix matching, and its options register process-wide,
+// so a second tool run in one process (python -m frost) would clash with the
+// first; an ArgParser is a local value, made for one parse.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_LIB_TOOLS_ARGPARSER_H
@@ -65,6 +68,11 @@ public:
   /// TensorFlow's comma lists: "a, b,,c" -> {"a", "b", "c"} (items trimmed,
   /// empty ones dropped), replacing what Field held.
   static Setter storeCommaList(std::vector<std::string> &Field);
+  /// Repeatable options: each value appended, as it is or as a comma list
+  /// (`--tags a,b --tags c` is {"a", "b", "c"}). The first value replaces
+  /// what Field held, a default.
+  static Setter appendString(std::vector<std::string> &Field);
+  static Setter appendCommaList(std::vector<std::string> &Field);
 
   /// Parses `Args` (without the program name). Arguments that are not
   /// options, and everything after `--`, go to `Positional`. The first error
@@ -72,6 +80,9 @@ public:
   absl::Status parse(llvm::ArrayRef<const char *> Args, std::vector<std::string> &Positional);
 
   void printHelp(llvm::raw_ostream &OS, llvm::StringRef Usage) const;
+  /// One entry of help: `Head` ("  --name VALUE"), then `Help` from column
+  /// 34; for a tool's own lists (subcommands) to line up with its options.
+  static void printHelpEntry(llvm::raw_ostream &OS, llvm::StringRef Head, llvm::StringRef Help);
 
   /// "true"/"false" for argparse-style boolean text (any case, also 1/0/yes/no).
   static absl::StatusOr<bool> parseBool(llvm::StringRef Text);
@@ -94,11 +105,25 @@ std::optional<int> answerCommandLine(llvm::StringRef Tool, const absl::Status &P
                                      bool Help, bool Version,
                                      const std::function<void(llvm::raw_ostream &)> &PrintHelp);
 
+/// argparse's subcommands (`frost-inspect graph PATH ...`): the first word
+/// names one, whose own parser reads the rest. The index of `Word` in
+/// `Names`, or an error naming it with the closest names.
+absl::StatusOr<size_t> findSubcommand(llvm::StringRef Word,
+                                      llvm::ArrayRef<llvm::StringRef> Names);
+
+/// --help (-h) and --version, listed in help under `Group`.
+void addHelpFlags(ArgParser &P, bool &Help, bool &Version, const std::string &Group);
+
 /// The pass manager's debugging flags, alike in every tool: --timing,
 /// --pass-statistics, --print-ir-after-all, --print-ir-after, --verify-each,
-/// listed in help under `Group`.
+/// and --dump-pass-pipeline for a tool that prints its pipeline (given
+/// `DumpPipeline`), listed in help under `Group`.
 void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
-                         const std::string &Group);
+                         const std::string &Group, bool *DumpPipeline = nullptr);
+
+/// --protobuf-size-limit BYTES (hidden): tests lower the largest file a tool
+/// reads or writes.
+void addSizeLimitFlag(ArgParser &P, uint64_t &Limit, const std::string &Group);
 
 } // namespace frost
 

@@ -37,15 +37,7 @@ ArgParser makeParser(DiffCommandLine &C) {
   P.add({{"ignore-attr"}, K::Value, "NAME",
          "Neither compare nor pair nodes by this attribute (repeatable,\n"
          "or comma separated): --ignore-attr=_output_shapes",
-         [&C](llvm::StringRef V) {
-           llvm::SmallVector<llvm::StringRef, 4> Names;
-           V.split(Names, ',', -1, /*KeepEmpty=*/false);
-           for (llvm::StringRef Name : Names)
-             if (!Name.trim().empty())
-               C.Diff.IgnoreAttrs.push_back(Name.trim().str());
-           return absl::OkStatus();
-         },
-         Compare});
+         ArgParser::appendCommaList(C.Diff.IgnoreAttrs), Compare});
   P.add({{"ignore-devices"}, K::Bool, "", "Do not compare devices",
          flag(C.Diff.IgnoreDevices), Compare});
   P.add({{"atol"}, K::Value, "X",
@@ -84,8 +76,7 @@ ArgParser makeParser(DiffCommandLine &C) {
          Output});
   P.add({{"timing"}, K::Bool, "", "Print wall time per phase (reading, diffing, printing)",
          flag(C.Timing), Output});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
+  addHelpFlags(P, C.Help, C.Version, Other);
   return P;
 }
 

@@ -51,20 +51,11 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "structure, outputs on random inputs); write nothing unless it holds",
          flag(C.Verify), Main});
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Main});
+  addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeCompatFlags(P, C.O, Compat);
 
-  addPassManagerFlags(P, C.O.PM, C.Timing, Debug);
-  P.add({{"dump-pass-pipeline"}, K::Bool, "", "Print the pipeline before running it",
-         flag(C.O.DumpPipeline), Debug});
-  P.add({{"protobuf-size-limit"}, K::Value, "BYTES", "Largest file to read or write",
-         [&C](llvm::StringRef V) {
-           if (V.getAsInteger(10, C.O.SizeLimit))
-             return absl::InvalidArgumentError("expected a number of bytes");
-           return absl::OkStatus();
-         },
-         Debug, /*Hidden=*/true});
+  addPassManagerFlags(P, C.O.PM, C.Timing, Debug, &C.O.DumpPipeline);
+  addSizeLimitFlag(P, C.O.SizeLimit, Debug);
   return P;
 }
 

@@ -1,12 +1,12 @@
 //===- InspectMain.cpp - The frost-inspect driver -------------------------===//
 //
-// Flags -> one subcommand -> output on stdout (graph: or -o FILE, written
-// atomically), errors through printError.
-// What the subcommands print is built by lib/Inspect (GraphSummary,
-// CheckpointSummary); here only which of its calls a flag set asks for.
+// The first word picks the subcommand, whose own flags parse the rest;
+// lib/Inspect builds what it prints: on stdout, or (graph) in -o FILE.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/InspectMain.h"
+
+#include "ArgParser.h"
 
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/CheckpointSummary.h"
@@ -15,86 +15,153 @@
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 
-#include "llvm/Support/CommandLine.h"
+#include "absl/strings/str_cat.h"
 
 namespace frost {
 
 namespace {
 
-struct GraphCommand {
+struct InspectCommandLine {
   std::string Path;
-  std::vector<std::string> Tags;
-  enum class Format { Summary, Json, Dot, Html } Show = Format::Summary;
+  inspect::CheckpointQuery Checkpoint;
+  // graph: JSON, a picture (DOT or HTML) or, by default, the summary.
+  ReadOptions Read;
+  bool Json = false, Dot = false, Html = false;
   /// Where the output goes ("-": standard output), written atomically.
   std::string Output = "-";
-  /// The ends of the highlighted paths (--dot, --html); empty = guessed.
-  std::vector<std::string> Inputs, Outputs;
+  /// The ends of the picture's highlighted paths; empty = guessed.
+  inspect::GraphPanel Panel;
+  bool Help = false, Version = false;
 };
 
-struct CheckpointCommand {
-  std::string Path;
-  /// Variables whose values to print; empty = none (unless All).
-  std::vector<std::string> Tensors;
-  /// Print every value: of Tensors, or of every variable when Tensors is empty.
-  bool All = false;
-  bool Json = false;
-  /// Read every tensor (checking sizes and CRCs) and print a one-line report.
-  bool Verify = false;
-  bool VerifyCrc = true;
-};
-
-absl::Status runGraph(const GraphCommand &Cmd) {
+absl::Status runGraph(const InspectCommandLine &C) {
   Context Ctx;
-  Ctx.inputs().noteWithSiblings(Cmd.Path);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, Cmd.Output));
-  ReadOptions Read;
-  Read.Tags = Cmd.Tags;
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readUserModel(Ctx, Cmd.Path, Read));
+  Ctx.inputs().noteWithSiblings(C.Path);
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, C.Output));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readUserModel(Ctx, C.Path, C.Read));
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  using Format = GraphCommand::Format;
-  if (Cmd.Show == Format::Summary || Cmd.Show == Format::Json) {
-    inspect::GraphSummary S = inspect::summarizeGraph(*M, Cmd.Path);
-    if (Cmd.Show == Format::Json)
+  if (!C.Dot && !C.Html) {
+    inspect::GraphSummary S = inspect::summarizeGraph(*M, C.Path);
+    if (C.Json)
       inspect::printGraphSummaryJson(S, OS);
     else
       inspect::printGraphSummary(S, OS);
   } else {
-    inspect::GraphPanel P;
-    P.Title = Cmd.Path;
+    inspect::GraphPanel P = C.Panel;
+    P.Title = C.Path;
     P.G = &M->graph();
-    P.Inputs = Cmd.Inputs;
-    P.Outputs = Cmd.Outputs;
-    Text = Cmd.Show == Format::Dot ? inspect::graphDot(P) : inspect::graphHtml({P}, Cmd.Path);
+    Text = C.Dot ? inspect::graphDot(P) : inspect::graphHtml({P}, C.Path);
   }
   FROST_RETURN_IF_ERROR(Out->writeString(Text));
   return Out->commit();
 }
 
-absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) {
+absl::Status runCheckpoint(const InspectCommandLine &C) {
   Context Ctx;
-  FROST_ASSIGN_OR_RETURN(inspect::OpenedCheckpoint C,
-                         inspect::openCheckpoint(Ctx, Cmd.Path, Cmd.VerifyCrc));
-  if (Cmd.Verify) {
-    FROST_ASSIGN_OR_RETURN(inspect::CheckpointVerification V,
-                           inspect::verifyCheckpoint(*C.Reader, Cmd.VerifyCrc));
-    inspect::printVerification(V, OS);
-    return absl::OkStatus();
+  return inspect::printCheckpoint(Ctx, C.Path, C.Checkpoint, llvm::outs());
+}
+
+void addCheckpointFlags(ArgParser &P, InspectCommandLine &C, const std::string &Group) {
+  using K = ArgParser::Kind;
+  inspect::CheckpointQuery &Q = C.Checkpoint;
+  auto flag = [](bool &Field, bool Invert = false) { return ArgParser::storeFlag(Field, Invert); };
+  P.add({{"tensor"}, K::Value, "NAME", "Print the values of this variable (repeatable)",
+         ArgParser::appendString(Q.Tensors), Group});
+  P.add({{"all"}, K::Bool, "",
+         "Print every value: of the --tensor variables, or of all variables\n"
+         "without --tensor",
+         flag(Q.All), Group});
+  P.add({{"json"}, K::Bool, "", "Print JSON (schema in docs/inspect.md)", flag(Q.Json), Group});
+  P.add({{"verify"}, K::Bool, "",
+         "Read every tensor, checking sizes and checksums, and report the\ntotals",
+         flag(Q.Verify), Group});
+  P.add({{"no-verify-crc"}, K::Bool, "",
+         "Do not verify tensor checksums (table block checksums are always\nverified)",
+         flag(Q.VerifyChecksums, /*Invert=*/true), Group});
+}
+
+void addGraphFlags(ArgParser &P, InspectCommandLine &C, const std::string &Group) {
+  using K = ArgParser::Kind;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  P.add({{"tags"}, K::Value, "TAG,...", "SavedModel meta graph tags (default: serve)",
+         ArgParser::appendCommaList(C.Read.Tags), Group});
+  P.add({{"json"}, K::Bool, "", "Print JSON (schema in docs/inspect.md)", flag(C.Json), Group});
+  P.add({{"dot"}, K::Bool, "", "Draw the graph as Graphviz DOT (render with dot -Tsvg)",
+         flag(C.Dot), Group});
+  P.add({{"html"}, K::Bool, "",
+         "Draw the graph as one self-contained HTML page (zoom, pan, node\ndetails)",
+         flag(C.Html), Group});
+  P.add({{"inputs"}, K::Value, "NAME,...",
+         "With --dot/--html: highlight the paths from these nodes (default:\nthe placeholders)",
+         ArgParser::appendCommaList(C.Panel.Inputs), Group});
+  P.add({{"outputs"}, K::Value, "NAME,...",
+         "With --dot/--html: highlight the paths to these nodes (default: the\n"
+         "candidate outputs)",
+         ArgParser::appendCommaList(C.Panel.Outputs), Group});
+  P.add({{"o", "output"}, K::Value, "FILE",
+         "Write to this file (atomically) instead of standard output",
+         ArgParser::storeString(C.Output), Group});
+}
+
+struct Subcommand {
+  const char *Name, *Summary, *About;
+  void (*AddFlags)(ArgParser &, InspectCommandLine &, const std::string &);
+  absl::Status (*Run)(const InspectCommandLine &);
+};
+
+const Subcommand Subcommands[] = {
+    {"checkpoint", "List a checkpoint's variables, or print their values",
+     "Lists a checkpoint's variables (dtype, shape, bytes, shard), or prints their values. PATH\n"
+     "is a checkpoint prefix, one of its files, or a directory (its latest checkpoint).\n",
+     addCheckpointFlags, runCheckpoint},
+    {"graph", "Summarise or draw a GraphDef, MetaGraphDef or SavedModel",
+     "Summarises a graph (inputs, outputs, ops, parameters, signatures), or draws it. PATH is a\n"
+     "GraphDef, MetaGraphDef or SavedModel (file or directory, binary or text), or a\n"
+     "checkpoint prefix, one of its files or its directory (the .meta beside it).\n",
+     addGraphFlags, runGraph},
+};
+
+/// The parser for `Sub`, or for the bare command (--help, --version).
+ArgParser makeParser(const Subcommand *Sub, InspectCommandLine &C) {
+  ArgParser P;
+  if (Sub)
+    Sub->AddFlags(P, C, absl::StrCat(Sub->Name, " options"));
+  addHelpFlags(P, C.Help, C.Version, Sub ? absl::StrCat(Sub->Name, " options") : "Options");
+  return P;
+}
+
+void printInspectHelp(const Subcommand *Sub, llvm::raw_ostream &OS) {
+  std::string Usage;
+  llvm::raw_string_ostream Text(Usage);
+  Text << "Usage: frost-inspect " << (Sub ? Sub->Name : "SUBCOMMAND") << " PATH [options]\n\n"
+       << (Sub ? Sub->About : "Looks inside TensorFlow checkpoints and graphs.\n")
+       << "Options may be shortened to any unambiguous prefix. Reference: docs/inspect.md.\n";
+  if (!Sub) {
+    Text << "\nSubcommands ('frost-inspect SUBCOMMAND --help' lists a subcommand's options):\n";
+    for (const Subcommand &S : Subcommands)
+      ArgParser::printHelpEntry(Text, absl::StrCat("  ", S.Name, " PATH"), S.Summary);
   }
-  FROST_ASSIGN_OR_RETURN(std::vector<const VariableInfo *> Vars,
-                         inspect::selectVariables(*C.Reader, Cmd.Tensors));
-  bool WithValues = Cmd.All || !Cmd.Tensors.empty();
-  if (Cmd.Json)
-    return inspect::printCheckpointJson(C, Vars, WithValues, OS);
-  if (!WithValues) {
-    inspect::printCheckpointListing(C, OS);
-    return absl::OkStatus();
-  }
-  for (size_t I = 0; I < Vars.size(); ++I) {
-    if (I)
-      OS << "\n";
-    FROST_RETURN_IF_ERROR(inspect::printVariableValues(*C.Reader, *Vars[I], Cmd.All, OS));
-  }
+  InspectCommandLine Unused;
+  makeParser(Sub, Unused).printHelp(OS, Usage);
+}
+
+/// What a command line that parsed may still lack: a subcommand, its one
+/// PATH, graph flags that go together.
+absl::Status checkCommandLine(const Subcommand *Sub, const InspectCommandLine &C,
+                              size_t Paths) {
+  if (!Sub)
+    return absl::InvalidArgumentError(
+        "no subcommand given; try 'frost-inspect checkpoint PATH' or 'frost-inspect graph "
+        "FILE' (see --help)");
+  if (Paths != 1)
+    return absl::InvalidArgumentError(absl::StrCat(Sub->Name, " takes one PATH, not ", Paths,
+                                                   " (see frost-inspect ", Sub->Name,
+                                                   " --help)"));
+  if (C.Json + C.Dot + C.Html > 1)
+    return absl::InvalidArgumentError("--json, --dot and --html exclude each other");
+  if ((!C.Panel.Inputs.empty() || !C.Panel.Outputs.empty()) && !C.Dot && !C.Html)
+    return absl::InvalidArgumentError("--inputs and --outputs go with --dot or --html");
   return absl::OkStatus();
 }
 
@@ -102,121 +169,32 @@ absl::Status runCheckpoint(const CheckpointCommand &Cmd, llvm::raw_ostream &OS) 
 
 int frostInspectMain(int Argc, char **Argv) {
   initTool();
-  namespace cl = llvm::cl;
-  cl::OptionCategory CheckpointCat("checkpoint options");
-  cl::OptionCategory GraphCat("graph options");
-  cl::SubCommand CheckpointCmd("checkpoint",
-                               "List a checkpoint's variables, or print their values");
-  cl::SubCommand GraphCmd("graph",
-                          "Summarise or draw a GraphDef, MetaGraphDef or SavedModel");
-
-  // checkpoint
-  cl::opt<std::string> CheckpointPath(
-      cl::Positional, cl::Required,
-      cl::desc("<checkpoint prefix, one of its files, or a directory>"), cl::sub(CheckpointCmd),
-      cl::cat(CheckpointCat));
-  cl::list<std::string> Tensors(
-      "tensor", cl::desc("Print the values of this variable (repeatable)"),
-      cl::value_desc("name"), cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
-  cl::opt<bool> All("all",
-                    cl::desc("Print every value: of the --tensor variables, or of all "
-                             "variables without --tensor"),
-                    cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
-  cl::opt<bool> Verify("verify",
-                       cl::desc("Read every tensor, checking sizes and checksums, and "
-                                "report the totals"),
-                       cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
-  cl::opt<bool> NoVerifyCrc("no-verify-crc",
-                            cl::desc("Do not verify tensor checksums (table block "
-                                     "checksums are always verified)"),
-                            cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
-
-  // graph
-  cl::opt<std::string> GraphPath(
-      cl::Positional, cl::Required,
-      cl::desc("<GraphDef, MetaGraphDef or SavedModel (file or directory)>"),
-      cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::list<std::string> Tags("tags",
-                             cl::desc("SavedModel meta graph tags (default: serve)"),
-                             cl::CommaSeparated, cl::value_desc("tag,..."), cl::sub(GraphCmd),
-                             cl::cat(GraphCat));
-
-  // The same flag in each subcommand keeps each --help to its own section.
-  cl::opt<bool> CheckpointJson("json", cl::desc("Print JSON (schema in docs/inspect.md)"),
-                               cl::sub(CheckpointCmd), cl::cat(CheckpointCat));
-  cl::opt<bool> GraphJson("json", cl::desc("Print JSON (schema in docs/inspect.md)"),
-                          cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::opt<bool> Dot("dot", cl::desc("Draw the graph as Graphviz DOT (render with dot -Tsvg)"),
-                    cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::opt<bool> Html("html",
-                     cl::desc("Draw the graph as one self-contained HTML page (zoom, pan, "
-                              "node details)"),
-                     cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::list<std::string> PathInputs(
-      "inputs",
-      cl::desc("With --dot/--html: highlight the paths from these nodes (default: the "
-               "placeholders)"),
-      cl::CommaSeparated, cl::value_desc("name,..."), cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::list<std::string> PathOutputs(
-      "outputs",
-      cl::desc("With --dot/--html: highlight the paths to these nodes (default: the candidate "
-               "outputs)"),
-      cl::CommaSeparated, cl::value_desc("name,..."), cl::sub(GraphCmd), cl::cat(GraphCat));
-  cl::opt<std::string> GraphOutput("o",
-                                   cl::desc("Write to this file (atomically) instead of "
-                                            "standard output"),
-                                   cl::value_desc("file"), cl::init("-"), cl::sub(GraphCmd),
-                                   cl::cat(GraphCat));
-
-  cl::HideUnrelatedOptions(CheckpointCat, cl::SubCommand::getTopLevel());
-  cl::HideUnrelatedOptions(CheckpointCat, CheckpointCmd);
-  cl::HideUnrelatedOptions(GraphCat, GraphCmd);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << frostVersion() << "\n"; });
-  if (int Usage = parseToolCommandLine(
-          Argc, Argv, "frost-inspect: look inside TensorFlow checkpoints and graphs\n"))
-    return Usage;
-
-  absl::Status S;
-  if (CheckpointCmd) {
-    CheckpointCommand Cmd;
-    Cmd.Path = CheckpointPath;
-    Cmd.Tensors.assign(Tensors.begin(), Tensors.end());
-    Cmd.All = All;
-    Cmd.Json = CheckpointJson;
-    Cmd.Verify = Verify;
-    Cmd.VerifyCrc = !NoVerifyCrc;
-    S = runCheckpoint(Cmd, llvm::outs());
-  } else if (GraphCmd) {
-    GraphCommand Cmd;
-    Cmd.Path = GraphPath;
-    Cmd.Tags.assign(Tags.begin(), Tags.end());
-    if (Tags.getNumOccurrences() == 0)
-      Cmd.Tags = {"serve"};
-    if (GraphJson + Dot + Html > 1) {
-      return usageFailure(absl::InvalidArgumentError("--json, --dot and --html exclude each other"));
-    }
-    if ((PathInputs.getNumOccurrences() || PathOutputs.getNumOccurrences()) && !Dot && !Html) {
-      return usageFailure(
-          absl::InvalidArgumentError("--inputs and --outputs go with --dot or --html"));
-    }
-    using Format = GraphCommand::Format;
-    Cmd.Show = GraphJson ? Format::Json : Dot ? Format::Dot : Html ? Format::Html : Format::Summary;
-    Cmd.Output = GraphOutput;
-    Cmd.Inputs.assign(PathInputs.begin(), PathInputs.end());
-    Cmd.Outputs.assign(PathOutputs.begin(), PathOutputs.end());
-    S = runGraph(Cmd);
-  } else {
-    printError(absl::InvalidArgumentError(
-        "no subcommand given; try 'frost-inspect checkpoint PATH' or 'frost-inspect graph "
-        "FILE' (see --help)"));
-    return 2;
+  InspectCommandLine C;
+  std::vector<const char *> Args(Argv + 1, Argv + Argc);
+  const Subcommand *Sub = nullptr;
+  absl::Status Parsed;
+  bool Named = !Args.empty() && !llvm::StringRef(Args.front()).starts_with("-");
+  if (Named) {
+    std::vector<llvm::StringRef> Names;
+    for (const Subcommand &S : Subcommands)
+      Names.push_back(S.Name);
+    absl::StatusOr<size_t> Found = findSubcommand(Args.front(), Names);
+    Parsed = Found.status();
+    Sub = Found.ok() ? &Subcommands[*Found] : nullptr;
   }
+  std::vector<std::string> Positional;
+  if (Parsed.ok())
+    Parsed = makeParser(Sub, C).parse(llvm::ArrayRef(Args).drop_front(Named), Positional);
+  if (Parsed.ok() && !C.Help && !C.Version)
+    Parsed = checkCommandLine(Sub, C, Positional.size());
+  if (std::optional<int> Done = answerCommandLine(
+          "frost-inspect", Parsed, C.Help, C.Version,
+          [Sub](llvm::raw_ostream &OS) { printInspectHelp(Sub, OS); }))
+    return *Done;
+  C.Path = Positional.front();
+  absl::Status S = Sub->Run(C);
   llvm::outs().flush();
-  if (!S.ok()) {
-    printError(S);
-    return 1;
-  }
-  return 0;
+  return S.ok() ? 0 : runFailure(S);
 }
 
 } // namespace frost

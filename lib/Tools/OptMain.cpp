@@ -4,329 +4,211 @@
 // run, write. Every debugging aid lives in the pass manager.
 //
 //===----------------------------------------------------------------------===//
-#include "frost/Support/Context.h"
 #include "frost/Tools/OptMain.h"
+
+#include "ArgParser.h"
 
 #include "frost/IO/GraphIO.h"
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Pass/PassManager.h"
+#include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
-#include "llvm/Support/CommandLine.h"
 
 namespace frost {
 
 namespace {
 
-enum class EmitKind { Auto, Text, Binary };
-
-struct OptConfig {
-  std::string Input;
-  std::string Output;
-  std::string Pipeline;
-  EmitKind Emit;
-  bool SplitInputFile;
-  std::vector<std::string> Tags;
-  PassManagerOptions PMOptions;
-  bool DumpPipeline;
-  bool GraphOnly = false;
-  bool AllowUnimportable = false;
-  uint64_t SizeLimit = ProtobufSizeLimit;
+struct OptCommandLine {
+  std::string Input = "-", Output = "-", Pipeline;
+  /// --emit; else binary for a `.pb` or `.meta` output, text otherwise.
+  std::optional<Encoding> Emit;
+  ReadOptions Read;
+  PassManagerOptions PM;
+  bool SplitInputFile = false, GraphOnly = false, AllowUnimportable = false;
+  bool DumpPipeline = false, ListPasses = false, PassDocs = false;
+  bool Timing = false, Help = false, Version = false;
 };
 
-/// Text unless the output is a `.pb` file or binary was asked for.
-Encoding outputEncoding(const OptConfig &Config) {
-  switch (Config.Emit) {
-  case EmitKind::Text:
-    return Encoding::Text;
-  case EmitKind::Binary:
-    return Encoding::Binary;
-  case EmitKind::Auto:
-    break;
-  }
-  llvm::StringRef Out(Config.Output);
-  return Out.ends_with(".pb") || Out.ends_with(".meta") ? Encoding::Binary : Encoding::Text;
-}
-
-/// `File: ` before every finding of a multi-line status.
-absl::Status prefixLines(const absl::Status &S, llvm::StringRef File) {
-  std::string Out;
-  llvm::StringRef Rest(S.message().data(), S.message().size());
-  while (!Rest.empty()) {
-    auto [Line, Tail] = Rest.split('\n');
-    absl::StrAppend(&Out, Out.empty() ? "" : "\n", File.str(), ": ", Line.str());
-    Rest = Tail;
-  }
-  return absl::Status(S.code(), Out);
-}
-
-/// Reads, transforms and renders one model; the result goes to `Out` (text)
-/// or straight to the output file (binary).
+/// Reads, transforms and renders one model; the result is appended to
+/// `TextOut` (text) or goes straight to the output file (binary).
 absl::Status processOne(Context &Ctx, llvm::StringRef Bytes, llvm::StringRef DisplayName,
-                        const OptConfig &Config, const PassRegistry &Registry,
+                        const OptCommandLine &C, const PassRegistry &Registry,
                         std::string &TextOut) {
-  ReadOptions Read;
-  Read.Tags = Config.Tags;
-  Read.SizeLimit = Config.SizeLimit;
   std::unique_ptr<Model> M;
   {
-    Stopwatch Timer(Config.PMOptions.Timing, "read input");
-    FROST_ASSIGN_OR_RETURN(M, parseModel(Bytes, DisplayName, Read));
+    Stopwatch Timer(C.PM.Timing, "read input");
+    FROST_ASSIGN_OR_RETURN(M, parseModel(Bytes, DisplayName, C.Read));
   }
-  if (Config.PMOptions.VerifyEach) {
-    Stopwatch Timer(Config.PMOptions.Timing, "(verify)");
+  if (C.PM.VerifyEach) {
+    Stopwatch Timer(C.PM.Timing, "(verify)");
     if (absl::Status S = verifyGraph(M->graph()); !S.ok())
       return prefixLines(S, DisplayName);
   }
-  PassManager PM(Config.PMOptions);
-  FROST_RETURN_IF_ERROR(parsePassPipeline(Config.Pipeline, Registry, PM));
+  PassManager PM(C.PM);
+  FROST_RETURN_IF_ERROR(parsePassPipeline(C.Pipeline, Registry, PM));
   PassContext PassCtx(Ctx);
   FROST_RETURN_IF_ERROR(PM.run(*M, PassCtx));
   // TensorFlow could not import an op taking a resource or reference fed a
   // value (a write left on a frozen variable). Pass tests that stop halfway
   // through freezing say --allow-unimportable.
   if (std::vector<IllTypedEdge> Bad = findIllTypedEdges(M->graph(), modelOpRegistry(*M));
-      !Bad.empty() && !Config.AllowUnimportable)
-    return absl::InvalidArgumentError(absl::StrCat(
-        DisplayName.str(), ": the graph would not import in TensorFlow: ",
-        describeIllTypedEdges(Bad), "; drop-variable-writes or strip-training-ops rewrite writes to frozen variables"));
+      !Bad.empty() && !C.AllowUnimportable)
+    return absl::InvalidArgumentError(
+        absl::StrCat(DisplayName.str(), ": the graph would not import in TensorFlow: ",
+                     describeIllTypedEdges(Bad),
+                     "; drop-variable-writes or strip-training-ops rewrite writes to frozen "
+                     "variables"));
 
-  Stopwatch Timer(Config.PMOptions.Timing, "write output");
-  if (Config.GraphOnly)
+  Stopwatch Timer(C.PM.Timing, "write output");
+  if (C.GraphOnly)
     M->dropContainer();
-  if (outputEncoding(Config) == Encoding::Text) {
+  if (*C.Emit == Encoding::Text) {
     // Checkpoint bytes in the text are checked first, as writeModel does.
     FROST_RETURN_IF_ERROR(Ctx.background().wait());
     TextOut += printModelText(*M);
     return absl::OkStatus();
   }
-  WriteOptions Write;
-  Write.Enc = Encoding::Binary;
-  Write.SizeLimit = Config.SizeLimit;
-  return writeModel(Ctx, *M, Config.Output, Write);
+  WriteOptions Write; // binary
+  Write.SizeLimit = C.Read.SizeLimit;
+  return writeModel(Ctx, *M, C.Output, Write);
 }
 
-/// The chunks of a `--split-input-file` input, each padded with newlines so
-/// line numbers in messages match the whole file.
-std::vector<std::string> splitInput(llvm::StringRef All) {
+ArgParser makeParser(OptCommandLine &C) {
+  using K = ArgParser::Kind;
+  ArgParser P;
+  auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
+  const std::string Main = "Options", Debug = "Debugging (the pass manager's)";
+  P.add({{"o", "output"}, K::Value, "FILE", "Output file (default -: standard output)",
+         ArgParser::storeString(C.Output), Main});
+  P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
+         "Passes to run, e.g. 'prune{outputs=add},clear-devices'",
+         ArgParser::storeString(C.Pipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
+  P.add({{"emit"}, K::Value, "pb|pbtxt",
+         "Output encoding (default: binary for .pb/.meta files, else text)",
+         [&C](llvm::StringRef V) {
+           if (V != "pb" && V != "pbtxt")
+             return absl::InvalidArgumentError("expected pb or pbtxt");
+           C.Emit = V == "pb" ? Encoding::Binary : Encoding::Text;
+           return absl::OkStatus();
+         },
+         Main});
+  P.add({{"split-input-file"}, K::Bool, "",
+         "Treat each '# -----' separated part of a text input as its own\ngraph",
+         flag(C.SplitInputFile), Main});
+  P.add({{"allow-unimportable"}, K::Bool, "",
+         "Write the graph even if TensorFlow could not import it (a write\n"
+         "left on a frozen variable)",
+         flag(C.AllowUnimportable), Main});
+  P.add({{"graph-only"}, K::Bool, "",
+         "Write only the GraphDef, without its MetaGraph or SavedModel", flag(C.GraphOnly),
+         Main});
+  P.add({{"tags"}, K::Value, "TAG,...", "SavedModel meta graph tags (default: serve)",
+         ArgParser::appendCommaList(C.Read.Tags), Main});
+  P.add({{"list-passes"}, K::Bool, "", "List passes, their options and pipelines",
+         flag(C.ListPasses), Main});
+  P.add({{"print-pass-docs"}, K::Bool, "",
+         "Print the pass reference (docs/passes.md) in Markdown", flag(C.PassDocs), Main});
+  addHelpFlags(P, C.Help, C.Version, Main);
+  addPassManagerFlags(P, C.PM, C.Timing, Debug, &C.DumpPipeline);
+  addSizeLimitFlag(P, C.Read.SizeLimit, Debug);
+  return P;
+}
+
+const char *Usage =
+    "Usage: frost-opt [INPUT] [options]\n"
+    "\n"
+    "Runs a pass pipeline over a TensorFlow graph: reads INPUT (a GraphDef, MetaGraphDef or\n"
+    "SavedModel, binary or text; - or none: standard input), verifies it, runs the passes of\n"
+    "--pass-pipeline and writes the result. Options may be shortened to any unambiguous\n"
+    "prefix. Reference: docs/passes.md.\n";
+
+void printOptHelp(llvm::raw_ostream &OS) {
+  OptCommandLine Unused;
+  makeParser(Unused).printHelp(OS, Usage);
+}
+
+int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
+  TimingReport Report;
+  C.PM.Timing = C.Timing ? &Report : nullptr;
+  // Check the pipeline and flags once, before reading anything.
+  PassManager Probe;
+  if (absl::Status S = parsePassPipeline(C.Pipeline, Registry, Probe); !S.ok())
+    return runFailure(S);
+  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+    return runFailure(S);
+  if (C.DumpPipeline)
+    Probe.dumpPipeline(llvm::errs());
+  if (C.SplitInputFile && *C.Emit == Encoding::Binary)
+    return runFailure(absl::InvalidArgumentError("--split-input-file writes text; drop --emit=pb"));
+
+  Context Ctx;
+  Ctx.diagnostics().printTo(llvm::errs());
+  absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Ctx, C.Input);
+  if (!File.ok())
+    return runFailure(File.status());
+  std::string DisplayName = modelDisplayName((*File)->path());
+  // Before any work: the output must be writable and not the input.
+  if (absl::StatusOr<std::unique_ptr<OutputFile>> Out = OutputFile::prepare(Ctx, C.Output);
+      !Out.ok())
+    return runFailure(Out.status());
   std::vector<std::string> Chunks;
-  std::string Current;
-  unsigned Line = 0;
-  while (!All.empty()) {
-    auto [Text, Rest] = All.split('\n');
-    All = Rest;
-    ++Line;
-    if (Text.rtrim().starts_with("# -----") && !Text.contains("//")) {
-      Chunks.push_back(std::move(Current));
-      Current.assign(Line, '\n');
-      continue;
-    }
-    Current.append(Text.data(), Text.size());
-    Current += '\n';
+  std::vector<llvm::StringRef> Parts = {(*File)->bytes()};
+  if (C.SplitInputFile) {
+    Chunks = splitInputFile((*File)->bytes());
+    Parts.assign(Chunks.begin(), Chunks.end());
   }
-  Chunks.push_back(std::move(Current));
-  return Chunks;
-}
-
-void printPassList(const PassRegistry &Registry, llvm::raw_ostream &OS, bool Markdown) {
-  if (Markdown)
-    OS << "# Passes\n\n<!-- Generated by `frost-opt --print-pass-docs`; do not edit. -->\n\n"
-       << "Run them with `frost-opt INPUT --pass-pipeline='a,b{opt=value,list=x;y}'`.\n\n";
-  for (const PassInfo *Info : Registry.passes()) {
-    std::unique_ptr<Pass> P = Registry.create(Info->Name);
-    if (Markdown)
-      OS << "## `" << Info->Name << "`\n\n" << Info->Summary << ".\n\n";
-    else
-      OS << "  " << Info->Name << " - " << Info->Summary << "\n";
-    if (Markdown && !P->options().empty())
-      OS << "| option | type | default | meaning |\n|---|---|---|---|\n";
-    for (const OptionBase *O : P->options()) {
-      if (Markdown)
-        OS << "| `" << O->name() << "` | " << O->typeName() << " | "
-           << (O->print().empty() ? std::string("(none)") : "`" + O->print() + "`") << " | "
-           << O->description() << " |\n";
-      else
-        OS << "      " << O->name() << "=<" << O->typeName() << "> - " << O->description()
-           << "\n";
-    }
-    if (Markdown && !P->options().empty())
-      OS << "\n";
-    if (Markdown && !P->statistics().empty()) {
-      OS << "Statistics:";
-      for (const Statistic *S : P->statistics())
-        OS << " `" << S->name() << "`";
-      OS << ".\n\n";
+  std::string TextOut;
+  bool Failed = false;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    if (I > 0)
+      TextOut += "# -----\n";
+    if (absl::Status S = processOne(Ctx, Parts[I], DisplayName, C, Registry, TextOut); !S.ok()) {
+      printError(S);
+      Failed = true;
     }
   }
-  OS << (Markdown ? "# Named pipelines\n\n" : "Pipelines:\n");
-  for (const PipelineInfo *Info : Registry.pipelines()) {
-    if (Markdown)
-      OS << "## `" << Info->Name << "`\n\n" << Info->Summary << ": `" << Info->Passes
-         << "`. Options given to it go to every pass in it that has them.\n\n";
-    else
-      OS << "  " << Info->Name << " = " << Info->Passes << " - " << Info->Summary << "\n";
-  }
+  // A failed run leaves no output file; on standard output the chunks that
+  // worked are still shown next to the errors of the others.
+  if (*C.Emit == Encoding::Text && (!Failed || C.Output == "-"))
+    if (absl::Status S = writeStringAtomically(Ctx, C.Output, TextOut); !S.ok()) {
+      printError(S);
+      Failed = true;
+    }
+  if (C.Timing)
+    Report.print(llvm::errs());
+  return Failed ? 1 : 0;
 }
 
 } // namespace
 
 int frostOptMain(int Argc, char **Argv) {
   initTool();
-  namespace cl = llvm::cl;
-  cl::OptionCategory Category("frost-opt options");
-  cl::opt<std::string> Input(cl::Positional, cl::desc("<input graph, or - for stdin>"),
-                             cl::init("-"), cl::cat(Category));
-  cl::opt<std::string> Output("o", cl::desc("Output file (default: standard output)"),
-                              cl::value_desc("file"), cl::init("-"), cl::cat(Category));
-  cl::opt<std::string> Pipeline("pass-pipeline",
-                                cl::desc("Passes to run, e.g. 'prune{outputs=add},clear-devices'"),
-                                cl::value_desc("pipeline"), cl::cat(Category));
-  cl::opt<EmitKind> Emit(
-      "emit", cl::desc("Output encoding (default: binary for .pb/.meta files, else text)"),
-      cl::values(clEnumValN(EmitKind::Text, "pbtxt", "protobuf text"),
-                 clEnumValN(EmitKind::Binary, "pb", "binary protobuf")),
-      cl::init(EmitKind::Auto), cl::cat(Category));
-  cl::opt<bool> SplitInputFile(
-      "split-input-file",
-      cl::desc("Treat each '# -----' separated part of a text input as its own graph"),
-      cl::cat(Category));
-  cl::opt<bool> AllowUnimportable(
-      "allow-unimportable",
-      cl::desc("Write the graph even if TensorFlow could not import it (a write left on a "
-               "frozen variable)"),
-      cl::cat(Category));
-  cl::opt<bool> GraphOnly("graph-only",
-                         cl::desc("Write only the GraphDef, without its MetaGraph or SavedModel"),
-                         cl::cat(Category));
-  cl::list<std::string> Tags("tags", cl::desc("SavedModel meta graph tags (default: serve)"),
-                             cl::CommaSeparated, cl::value_desc("tag,..."), cl::cat(Category));
-  cl::opt<bool> VerifyEach("verify-each",
-                           cl::desc("Verify the input and the graph after each pass"),
-                           cl::init(true), cl::cat(Category));
-  cl::opt<bool> PrintAfterAll("print-ir-after-all", cl::desc("Print the graph after each pass"),
-                              cl::cat(Category));
-  cl::list<std::string> PrintAfter("print-ir-after",
-                                   cl::desc("Print the graph after the named passes"),
-                                   cl::CommaSeparated, cl::value_desc("pass"),
-                                   cl::cat(Category));
-  cl::opt<bool> Timing("timing", cl::desc("Print wall time per phase and pass"),
-                       cl::cat(Category));
-  cl::opt<bool> Statistics("pass-statistics", cl::desc("Print the statistics of each pass"),
-                           cl::cat(Category));
-  cl::opt<bool> DumpPipeline("dump-pass-pipeline",
-                             cl::desc("Print the expanded pipeline before running it"),
-                             cl::cat(Category));
-  cl::opt<uint64_t> SizeLimit(
-      "protobuf-size-limit", cl::desc("Largest file to read or write (tests lower it)"),
-      cl::init(ProtobufSizeLimit), cl::Hidden, cl::cat(Category));
-  cl::opt<bool> ListPasses("list-passes", cl::desc("List passes, their options and pipelines"),
-                           cl::cat(Category));
-  cl::opt<bool> PassDocs("print-pass-docs",
-                         cl::desc("Print the pass reference (docs/passes.md) in Markdown"),
-                         cl::cat(Category));
-
-  cl::HideUnrelatedOptions(Category);
-  cl::SetVersionPrinter([](llvm::raw_ostream &OS) { OS << frostVersion() << "\n"; });
-  if (int Usage = parseToolCommandLine(
-          Argc, Argv, "frost-opt: run a pass pipeline over a TensorFlow graph\n"))
-    return Usage;
-
+  OptCommandLine C;
+  std::vector<const char *> Args(Argv + 1, Argv + Argc);
+  std::vector<std::string> Positional;
+  absl::Status Parsed = makeParser(C).parse(Args, Positional);
+  if (Parsed.ok() && !C.Help && Positional.size() > 1)
+    Parsed = absl::InvalidArgumentError(
+        absl::StrCat("give one input graph, not ", Positional.size(), " (see --help)"));
+  if (std::optional<int> Done =
+          answerCommandLine("frost-opt", Parsed, C.Help, C.Version, printOptHelp))
+    return *Done;
+  if (!Positional.empty())
+    C.Input = Positional.front();
+  llvm::StringRef Out(C.Output);
+  if (!C.Emit)
+    C.Emit = Out.ends_with(".pb") || Out.ends_with(".meta") ? Encoding::Binary : Encoding::Text;
   PassRegistry Registry;
   registerAllPasses(Registry);
-  if (ListPasses || PassDocs) {
-    printPassList(Registry, llvm::outs(), PassDocs);
+  if (C.ListPasses || C.PassDocs) {
+    printPassReference(Registry, llvm::outs(), C.PassDocs);
     return 0;
   }
-
-  TimingReport Report;
-  OptConfig Config{Input,     Output, Pipeline, Emit, SplitInputFile,
-                   {Tags.begin(), Tags.end()}, {}, DumpPipeline};
-  if (Tags.getNumOccurrences() == 0)
-    Config.Tags = {"serve"};
-  Config.SizeLimit = SizeLimit;
-  Config.GraphOnly = GraphOnly;
-  Config.AllowUnimportable = AllowUnimportable;
-  Config.PMOptions.VerifyEach = VerifyEach;
-  Config.PMOptions.PrintIRAfterAll = PrintAfterAll;
-  Config.PMOptions.PrintIRAfter.assign(PrintAfter.begin(), PrintAfter.end());
-  Config.PMOptions.Statistics = Statistics;
-  Config.PMOptions.Timing = Timing ? &Report : nullptr;
-
-  // Check the pipeline and flags once, before reading anything.
-  {
-    PassManager Probe;
-    if (absl::Status S = parsePassPipeline(Config.Pipeline, Registry, Probe); !S.ok()) {
-      printError(S);
-      return 1;
-    }
-    if (absl::Status S = checkPassManagerOptions(Config.PMOptions, Registry); !S.ok()) {
-      printError(S);
-      return 1;
-    }
-    if (Config.DumpPipeline)
-      llvm::errs() << "Pass Manager with " << Probe.passes().size() << " passes:\n"
-                   << Probe.printPipeline() << "\n";
-  }
-  if (Config.SplitInputFile && outputEncoding(Config) == Encoding::Binary) {
-    printError(absl::InvalidArgumentError("--split-input-file writes text; drop --emit=pb"));
-    return 1;
-  }
-
-  Context Ctx;
-  Ctx.diagnostics().printTo(llvm::errs());
-  absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Ctx, Config.Input);
-  if (!File.ok()) {
-    printError(File.status());
-    return 1;
-  }
-  std::string DisplayName = modelDisplayName((*File)->path());
-  // Before any work: the output must be writable and not the input.
-  if (absl::StatusOr<std::unique_ptr<OutputFile>> Out = OutputFile::prepare(Ctx, Config.Output);
-      !Out.ok()) {
-    printError(Out.status());
-    return 1;
-  }
-  std::vector<std::string> Chunks;
-  if (Config.SplitInputFile)
-    Chunks = splitInput((*File)->bytes());
-
-  std::string TextOut;
-  bool Failed = false;
-  if (!Config.SplitInputFile) {
-    absl::Status S = processOne(Ctx, (*File)->bytes(), DisplayName, Config, Registry, TextOut);
-    if (!S.ok()) {
-      printError(S);
-      Failed = true;
-    }
-  } else {
-    for (size_t I = 0; I < Chunks.size(); ++I) {
-      std::string ChunkOut;
-      absl::Status S = processOne(Ctx, Chunks[I], DisplayName, Config, Registry, ChunkOut);
-      if (!S.ok()) {
-        printError(S);
-        Failed = true;
-      }
-      if (I > 0)
-        TextOut += "# -----\n";
-      TextOut += ChunkOut;
-    }
-  }
-
-  // A failed run leaves no output file; on standard output the chunks that
-  // worked are still shown next to the errors of the others.
-  bool ToStdout = Config.Output == "-";
-  if (outputEncoding(Config) == Encoding::Text && (!Failed || ToStdout)) {
-    if (absl::Status S = writeStringAtomically(Ctx, Config.Output, TextOut); !S.ok()) {
-      printError(S);
-      Failed = true;
-    }
-  }
-  if (Timing)
-    Report.print(llvm::errs());
-  return Failed ? 1 : 0;
+  return runOpt(C, Registry);
 }
 
 } // namespace frost

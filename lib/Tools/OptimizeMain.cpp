@@ -68,8 +68,7 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "Frost's: compute half and bfloat16 (mixed-precision) graphs in\n"
          "float32, so they fold and load where Cast or half cannot (OpenCV)",
          flag(C.ComputeInFloat32), "Options"});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
+  addHelpFlags(P, C.Help, C.Version, Other);
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
   return P;
 }

@@ -3,18 +3,12 @@
 
 #include "frost/Jobs/Jobs.h"
 #include "frost/IR/Verifier.h"
-#include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/stubs/logging.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
-#include <cstdio>
-#include <unistd.h>
+#include <algorithm>
 
 namespace frost {
 
@@ -56,6 +50,17 @@ void printError(const absl::Status &S, llvm::raw_ostream &OS) {
   OS.flush();
 }
 
+absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix) {
+  std::string Out;
+  llvm::StringRef Rest(S.message().data(), S.message().size());
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    absl::StrAppend(&Out, Out.empty() ? "" : "\n", Prefix.str(), ": ", Line.str());
+    Rest = Tail;
+  }
+  return absl::Status(S.code(), Out);
+}
+
 void initTool() {
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel Level, const char *,
                                      int, const std::string &Message) {
@@ -68,78 +73,24 @@ void initTool() {
   });
 }
 
-int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview) {
-  std::string Tool = llvm::sys::path::filename(Argc > 0 ? Argv[0] : "frost").str();
-  // llvm::cl expands @FILE arguments; one naming a device or FIFO would be
-  // read without end.
-  for (int I = 1; I < Argc; ++I) {
-    llvm::StringRef Arg(Argv[I]);
-    if (Arg.starts_with("@") && !llvm::sys::fs::is_regular_file(Arg.drop_front())) {
-      llvm::errs() << Tool << ": error: " << cutLongWords(Arg)
-                   << ": an @ argument names a file of arguments, and this is none (see --help)\n";
-      return 2;
-    }
-  }
-  // Option parsers report bad values on llvm::errs() itself, not on the stream
-  // given: catch standard error while parsing (--help goes to stdout).
-  std::string Complaints;
-  bool Parsed;
-  {
-    std::FILE *Caught = std::tmpfile();
-    int Saved = Caught ? ::dup(STDERR_FILENO) : -1;
-    if (Saved >= 0)
-      ::dup2(::fileno(Caught), STDERR_FILENO);
-    llvm::raw_string_ostream Errs(Complaints);
-    Parsed = llvm::cl::ParseCommandLineOptions(Argc, Argv, Overview, &Errs);
-    llvm::errs().flush();
-    if (Saved >= 0) {
-      ::dup2(Saved, STDERR_FILENO);
-      ::close(Saved);
-      std::rewind(Caught);
-      char Buffer[4096];
-      while (size_t N = std::fread(Buffer, 1, sizeof(Buffer), Caught))
-        Complaints.append(Buffer, N);
-    }
-    if (Caught)
-      std::fclose(Caught);
-  }
-  if (Parsed)
-    return 0;
-  // LLVM words it "TOOL: Unknown command line argument '--x'.  Try: 'TOOL
-  // --help'" and "TOOL: Did you mean '--y'?" on lines of their own.
-  std::string Line;
-  std::vector<std::string> Findings;
-  auto flush = [&] {
-    if (!Line.empty())
-      Findings.push_back(absl::StrCat(Tool, ": error: ", cutLongWords(Line), " (see --help)"));
-    Line.clear();
-  };
-  llvm::StringRef Rest(Complaints);
-  while (!Rest.empty()) {
-    auto [Text, Tail] = Rest.split('\n');
-    Rest = Tail;
-    Text.consume_front(Tool);
-    Text.consume_front(":");
-    Text = Text.trim();
-    Text = Text.substr(0, Text.find("  Try: "));
-    Text = Text.substr(0, Text.find(": See: "));
-    Text = Text.rtrim(".!");
-    if (Text.empty())
-      continue;
-    if (Text.consume_front("Did you mean ")) {
-      absl::StrAppend(&Line, "; did you mean ", Text.str());
+std::vector<std::string> splitInputFile(llvm::StringRef All) {
+  std::vector<std::string> Chunks;
+  std::string Current;
+  unsigned Line = 0;
+  while (!All.empty()) {
+    auto [Text, Rest] = All.split('\n');
+    All = Rest;
+    ++Line;
+    if (Text.rtrim().starts_with("# -----") && !Text.contains("//")) {
+      Chunks.push_back(std::move(Current));
+      Current.assign(Line, '\n');
       continue;
     }
-    flush();
-    Line = Text.str();
-    Line[0] = llvm::toLower(Line[0]);
+    Current.append(Text.data(), Text.size());
+    Current += '\n';
   }
-  flush();
-  if (Findings.empty())
-    Findings.push_back(absl::StrCat(Tool, ": error: the command line is not valid (see --help)"));
-  llvm::errs() << joinFindings(Findings) << "\n";
-  llvm::errs().flush();
-  return 2;
+  Chunks.push_back(std::move(Current));
+  return Chunks;
 }
 
 int runFailure(const absl::Status &S) {

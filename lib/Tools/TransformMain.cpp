@@ -56,8 +56,7 @@ ArgParser makeParser(TransformCommandLine &C) {
          str(C.Transforms), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"output_as_text"}, K::Bool, "", "Write protobuf text instead of binary",
          flag(C.OutputAsText), Main});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Other});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Other});
+  addHelpFlags(P, C.Help, C.Version, Other);
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
   return P;
 }

@@ -97,8 +97,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
   P.add({{"json"}, K::Bool, "", "Print the report as JSON", flag(C.Json), Main});
   P.add({{"quiet", "q"}, K::Bool, "", "Print the findings only", flag(C.Quiet),
          Main});
-  P.add({{"help", "h"}, K::Bool, "", "Show this help", flag(C.Help), Main});
-  P.add({{"version"}, K::Bool, "", "Show the version", flag(C.Version), Main});
+  addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeFlags(P, C.O, Freeze);
   addFreezeCompatFlags(P, C.O, Compat);
   P.add({{"timing"}, K::Bool, "", "Print how long each step took", flag(C.Timing), Debug});

@@ -31,7 +31,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -340,11 +339,9 @@ std::string summarizeModel(const ModelArg &Model, const std::vector<std::string>
 
 /// python -m frost TOOL ARGS...: the tool's driver, in this process, with
 /// the GIL released; its exit code. Arguments are bytes (os.fsencode), as a
-/// command gets them. One command per process: frost-inspect and frost-opt
-/// still declare llvm::cl options, which register process-wide and would
-/// clash on a second run.
+/// command gets them. Each run is a job of its own: a process may run
+/// several, one after another or at once.
 int runTool(const std::string &Tool, const std::vector<nb::bytes> &Args) {
-  static std::atomic<bool> Ran = false;
   static constexpr std::pair<const char *, int (*)(int, char **)> Tools[] = {
       {"freeze-graph", frost::frostFreezeMain},
       {"transform-graph", frost::frostTransformMain},
@@ -357,10 +354,6 @@ int runTool(const std::string &Tool, const std::vector<nb::bytes> &Args) {
   for (const auto &[Name, Main] : Tools) {
     if (Tool != Name)
       continue;
-    if (Ran.exchange(true)) {
-      PyErr_SetString(FrostErrorType.ptr(), "python -m frost runs one command per process");
-      throw nb::python_error();
-    }
     std::vector<std::string> Words = {Tool};
     for (const nb::bytes &Arg : Args)
       Words.emplace_back(Arg.c_str(), Arg.size());

@@ -75,6 +75,24 @@ absl::StatusOr<CheckpointVerification> verifyCheckpoint(const CheckpointReader &
 /// "verified 5 tensors (20 bytes) in 1 shard; checksums ok".
 void printVerification(const CheckpointVerification &V, llvm::raw_ostream &OS);
 
+/// What to show of a checkpoint (frost-inspect checkpoint's flags).
+struct CheckpointQuery {
+  /// Variables whose values to print; empty = none (unless All).
+  std::vector<std::string> Tensors;
+  /// Every value: of Tensors, or of every variable when Tensors is empty.
+  bool All = false;
+  bool Json = false;
+  /// Read every tensor (checking sizes and checksums) and print a one-line
+  /// report instead.
+  bool Verify = false;
+  bool VerifyChecksums = true;
+};
+
+/// Opens the checkpoint at `Path` and prints what `Q` asks for: the
+/// listing, values, JSON or the verification's report.
+absl::Status printCheckpoint(Context &Ctx, llvm::StringRef Path, const CheckpointQuery &Q,
+                             llvm::raw_ostream &OS);
+
 } // namespace frost::inspect
 
 #endif // FROST_INSPECT_CHECKPOINTSUMMARY_H

@@ -87,6 +87,8 @@ public:
 
   /// The pipeline as text that parses back to the same passes and options.
   std::string printPipeline() const;
+  /// --dump-pass-pipeline: "Pass Manager with N passes:" and the pipeline.
+  void dumpPipeline(llvm::raw_ostream &OS) const;
 
 private:
   PassManagerOptions Options;

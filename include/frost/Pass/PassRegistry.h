@@ -11,6 +11,7 @@
 #include "frost/Pass/Pass.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
@@ -57,6 +58,11 @@ private:
   std::vector<PassInfo> Passes;
   std::vector<PipelineInfo> Pipelines;
 };
+
+/// Every pass with its summary and options, then the named pipelines: a
+/// plain list (frost-opt --list-passes), or the Markdown reference
+/// docs/passes.md is generated from (--print-pass-docs).
+void printPassReference(const PassRegistry &Registry, llvm::raw_ostream &OS, bool Markdown);
 
 } // namespace frost
 

@@ -19,6 +19,9 @@ namespace frost {
 /// length.
 void printError(const absl::Status &S, llvm::raw_ostream &OS = llvm::errs());
 
+/// S with `Prefix: ` (a file name) before every line, each a finding.
+absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix);
+
 /// Longest name or path echoed whole in a message.
 inline constexpr size_t MaxEchoedWord = 200;
 
@@ -40,10 +43,10 @@ absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringR
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.
 void initTool();
 
-/// llvm::cl's ParseCommandLineOptions, its complaints made one
-/// "TOOL: error: ..." line each. Returns 0 when the command line is good, else
-/// the exit code for a usage error (2).
-int parseToolCommandLine(int Argc, char **Argv, llvm::StringRef Overview);
+/// The chunks of a `--split-input-file` input (MLIR's): the parts between
+/// `# -----` lines, each padded with newlines so line numbers in messages
+/// match the whole file.
+std::vector<std::string> splitInputFile(llvm::StringRef All);
 
 } // namespace frost
 
