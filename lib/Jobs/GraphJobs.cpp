@@ -9,6 +9,7 @@
 
 #include "JobsInternal.h"
 
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Transforms/GraphTransforms.h"
@@ -132,6 +133,55 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
   FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(Transforms), O.PM));
   return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
+}
+
+namespace {
+
+/// S with `Prefix: ` (a file name) before every line, each a finding.
+absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix) {
+  std::string Out;
+  llvm::StringRef Rest(S.message().data(), S.message().size());
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    absl::StrAppend(&Out, Out.empty() ? "" : "\n", Prefix.str(), ": ", Line.str());
+    Rest = Tail;
+  }
+  return absl::Status(S.code(), Out);
+}
+
+} // namespace
+
+absl::StatusOr<std::unique_ptr<Model>> runPipeline(Context &Ctx, llvm::StringRef Bytes,
+                                                   llvm::StringRef Name,
+                                                   const RunPipelineOptions &O) {
+  std::unique_ptr<Model> M;
+  {
+    Stopwatch Timer(O.PM.Timing, "read input");
+    FROST_ASSIGN_OR_RETURN(M, parseModel(Bytes, Name, O.Read));
+  }
+  if (O.PM.VerifyEach) {
+    Stopwatch Timer(O.PM.Timing, "(verify)");
+    if (absl::Status S = verifyGraph(M->graph()); !S.ok())
+      return prefixLines(S, Name);
+  }
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  PassManager PM(O.PM);
+  FROST_RETURN_IF_ERROR(parsePassPipeline(O.Pipeline, Registry, PM));
+  PassContext PassCtx(Ctx);
+  FROST_RETURN_IF_ERROR(PM.run(*M, PassCtx));
+  // TensorFlow could not import an op taking a resource or reference fed a
+  // value (a write left on a frozen variable).
+  if (std::vector<IllTypedEdge> Bad = findIllTypedEdges(M->graph(), modelOpRegistry(*M));
+      !Bad.empty() && !O.AllowUnimportable)
+    return absl::InvalidArgumentError(
+        absl::StrCat(Name.str(), ": the graph would not import in TensorFlow: ",
+                     describeIllTypedEdges(Bad),
+                     "; drop-variable-writes or strip-training-ops rewrite writes to frozen "
+                     "variables"));
+  if (O.GraphOnly)
+    M->dropContainer();
+  return M;
 }
 
 } // namespace frost

@@ -8,10 +8,8 @@
 
 #include "ArgParser.h"
 
-#include "frost/IO/GraphIO.h"
 #include "frost/Inspect/CheckpointSummary.h"
-#include "frost/Inspect/GraphPicture.h"
-#include "frost/Inspect/GraphSummary.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 
@@ -25,36 +23,22 @@ struct InspectCommandLine {
   std::string Path;
   inspect::CheckpointQuery Checkpoint;
   // graph: JSON, a picture (DOT or HTML) or, by default, the summary.
-  ReadOptions Read;
+  InspectGraphOptions Graph;
   bool Json = false, Dot = false, Html = false;
   /// Where the output goes ("-": standard output), written atomically.
   std::string Output = "-";
-  /// The ends of the picture's highlighted paths; empty = guessed.
-  inspect::GraphPanel Panel;
   bool Help = false, Version = false;
 };
 
 absl::Status runGraph(const InspectCommandLine &C) {
+  using Form = InspectGraphOptions::Form;
+  InspectGraphOptions Job = C.Graph;
+  Job.Input.Path = C.Path;
+  Job.Output = C.Output;
+  Job.As = C.Dot ? Form::Dot : C.Html ? Form::Html : C.Json ? Form::Json : Form::Summary;
   Context Ctx;
-  Ctx.inputs().noteWithSiblings(C.Path);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, OutputFile::prepare(Ctx, C.Output));
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readUserModel(Ctx, C.Path, C.Read));
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  if (!C.Dot && !C.Html) {
-    inspect::GraphSummary S = inspect::summarizeGraph(*M, C.Path);
-    if (C.Json)
-      inspect::printGraphSummaryJson(S, OS);
-    else
-      inspect::printGraphSummary(S, OS);
-  } else {
-    inspect::GraphPanel P = C.Panel;
-    P.Title = C.Path;
-    P.G = &M->graph();
-    Text = C.Dot ? inspect::graphDot(P) : inspect::graphHtml({P}, C.Path);
-  }
-  FROST_RETURN_IF_ERROR(Out->writeString(Text));
-  return Out->commit();
+  Ctx.diagnostics().printTo(llvm::errs());
+  return inspectGraph(Ctx, Job).status();
 }
 
 absl::Status runCheckpoint(const InspectCommandLine &C) {
@@ -85,7 +69,7 @@ void addGraphFlags(ArgParser &P, InspectCommandLine &C, const std::string &Group
   using K = ArgParser::Kind;
   auto flag = [](bool &Field) { return ArgParser::storeFlag(Field); };
   P.add({{"tags"}, K::Value, "TAG,...", "SavedModel meta graph tags (default: serve)",
-         ArgParser::appendCommaList(C.Read.Tags), Group});
+         ArgParser::appendCommaList(C.Graph.Read.Tags), Group});
   P.add({{"json"}, K::Bool, "", "Print JSON (schema in docs/inspect.md)", flag(C.Json), Group});
   P.add({{"dot"}, K::Bool, "", "Draw the graph as Graphviz DOT (render with dot -Tsvg)",
          flag(C.Dot), Group});
@@ -94,11 +78,11 @@ void addGraphFlags(ArgParser &P, InspectCommandLine &C, const std::string &Group
          flag(C.Html), Group});
   P.add({{"inputs"}, K::Value, "NAME,...",
          "With --dot/--html: highlight the paths from these nodes (default:\nthe placeholders)",
-         ArgParser::appendCommaList(C.Panel.Inputs), Group});
+         ArgParser::appendCommaList(C.Graph.PathsFrom), Group});
   P.add({{"outputs"}, K::Value, "NAME,...",
          "With --dot/--html: highlight the paths to these nodes (default: the\n"
          "candidate outputs)",
-         ArgParser::appendCommaList(C.Panel.Outputs), Group});
+         ArgParser::appendCommaList(C.Graph.PathsTo), Group});
   P.add({{"o", "output"}, K::Value, "FILE",
          "Write to this file (atomically) instead of standard output",
          ArgParser::storeString(C.Output), Group});
@@ -160,7 +144,7 @@ absl::Status checkCommandLine(const Subcommand *Sub, const InspectCommandLine &C
                                                    " --help)"));
   if (C.Json + C.Dot + C.Html > 1)
     return absl::InvalidArgumentError("--json, --dot and --html exclude each other");
-  if ((!C.Panel.Inputs.empty() || !C.Panel.Outputs.empty()) && !C.Dot && !C.Html)
+  if ((!C.Graph.PathsFrom.empty() || !C.Graph.PathsTo.empty()) && !C.Dot && !C.Html)
     return absl::InvalidArgumentError("--inputs and --outputs go with --dot or --html");
   return absl::OkStatus();
 }

@@ -1,7 +1,7 @@
 //===- OptMain.cpp - The frost-opt driver ---------------------------------===//
 //
-// Flags -> pipeline -> for each input (or each `# -----` chunk): read, verify,
-// run, write. Every debugging aid lives in the pass manager.
+// Flags -> pipeline checked -> for the input (or each `# -----` chunk):
+// runPipeline (lib/Jobs: read, verify, run), then write. Every debugging aid lives in the pass manager.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/OptMain.h"
@@ -9,9 +9,7 @@
 #include "ArgParser.h"
 
 #include "frost/IO/GraphIO.h"
-#include "frost/IR/EdgeTypes.h"
-#include "frost/IR/Verifier.h"
-#include "frost/Pass/PassManager.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Tools/ToolSupport.h"
 #include "frost/Transforms/Passes.h"
@@ -23,49 +21,21 @@ namespace frost {
 namespace {
 
 struct OptCommandLine {
-  std::string Input = "-", Output = "-", Pipeline;
+  std::string Input = "-", Output = "-";
   /// --emit; else binary for a `.pb` or `.meta` output, text otherwise.
   std::optional<Encoding> Emit;
-  ReadOptions Read;
-  PassManagerOptions PM;
-  bool SplitInputFile = false, GraphOnly = false, AllowUnimportable = false;
+  RunPipelineOptions Job;
+  bool SplitInputFile = false;
   bool DumpPipeline = false, ListPasses = false, PassDocs = false;
   bool Timing = false, Help = false, Version = false;
 };
 
-/// Reads, transforms and renders one model; the result is appended to
-/// `TextOut` (text) or goes straight to the output file (binary).
+/// frost-opt's job on one model; the result is appended to `TextOut`
+/// (text) or goes straight to the output file (binary).
 absl::Status processOne(Context &Ctx, llvm::StringRef Bytes, llvm::StringRef DisplayName,
-                        const OptCommandLine &C, const PassRegistry &Registry,
-                        std::string &TextOut) {
-  std::unique_ptr<Model> M;
-  {
-    Stopwatch Timer(C.PM.Timing, "read input");
-    FROST_ASSIGN_OR_RETURN(M, parseModel(Bytes, DisplayName, C.Read));
-  }
-  if (C.PM.VerifyEach) {
-    Stopwatch Timer(C.PM.Timing, "(verify)");
-    if (absl::Status S = verifyGraph(M->graph()); !S.ok())
-      return prefixLines(S, DisplayName);
-  }
-  PassManager PM(C.PM);
-  FROST_RETURN_IF_ERROR(parsePassPipeline(C.Pipeline, Registry, PM));
-  PassContext PassCtx(Ctx);
-  FROST_RETURN_IF_ERROR(PM.run(*M, PassCtx));
-  // TensorFlow could not import an op taking a resource or reference fed a
-  // value (a write left on a frozen variable). Pass tests that stop halfway
-  // through freezing say --allow-unimportable.
-  if (std::vector<IllTypedEdge> Bad = findIllTypedEdges(M->graph(), modelOpRegistry(*M));
-      !Bad.empty() && !C.AllowUnimportable)
-    return absl::InvalidArgumentError(
-        absl::StrCat(DisplayName.str(), ": the graph would not import in TensorFlow: ",
-                     describeIllTypedEdges(Bad),
-                     "; drop-variable-writes or strip-training-ops rewrite writes to frozen "
-                     "variables"));
-
-  Stopwatch Timer(C.PM.Timing, "write output");
-  if (C.GraphOnly)
-    M->dropContainer();
+                        const OptCommandLine &C, std::string &TextOut) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, runPipeline(Ctx, Bytes, DisplayName, C.Job));
+  Stopwatch Timer(C.Job.PM.Timing, "write output");
   if (*C.Emit == Encoding::Text) {
     // Checkpoint bytes in the text are checked first, as writeModel does.
     FROST_RETURN_IF_ERROR(Ctx.background().wait());
@@ -73,7 +43,7 @@ absl::Status processOne(Context &Ctx, llvm::StringRef Bytes, llvm::StringRef Dis
     return absl::OkStatus();
   }
   WriteOptions Write; // binary
-  Write.SizeLimit = C.Read.SizeLimit;
+  Write.SizeLimit = C.Job.Read.SizeLimit;
   return writeModel(Ctx, *M, C.Output, Write);
 }
 
@@ -86,7 +56,7 @@ ArgParser makeParser(OptCommandLine &C) {
          ArgParser::storeString(C.Output), Main});
   P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
          "Passes to run, e.g. 'prune{outputs=add},clear-devices'",
-         ArgParser::storeString(C.Pipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
+         ArgParser::storeString(C.Job.Pipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"emit"}, K::Value, "pb|pbtxt",
          "Output encoding (default: binary for .pb/.meta files, else text)",
          [&C](llvm::StringRef V) {
@@ -102,19 +72,19 @@ ArgParser makeParser(OptCommandLine &C) {
   P.add({{"allow-unimportable"}, K::Bool, "",
          "Write the graph even if TensorFlow could not import it (a write\n"
          "left on a frozen variable)",
-         flag(C.AllowUnimportable), Main});
+         flag(C.Job.AllowUnimportable), Main});
   P.add({{"graph-only"}, K::Bool, "",
-         "Write only the GraphDef, without its MetaGraph or SavedModel", flag(C.GraphOnly),
+         "Write only the GraphDef, without its MetaGraph or SavedModel", flag(C.Job.GraphOnly),
          Main});
   P.add({{"tags"}, K::Value, "TAG,...", "SavedModel meta graph tags (default: serve)",
-         ArgParser::appendCommaList(C.Read.Tags), Main});
+         ArgParser::appendCommaList(C.Job.Read.Tags), Main});
   P.add({{"list-passes"}, K::Bool, "", "List passes, their options and pipelines",
          flag(C.ListPasses), Main});
   P.add({{"print-pass-docs"}, K::Bool, "",
          "Print the pass reference (docs/passes.md) in Markdown", flag(C.PassDocs), Main});
   addHelpFlags(P, C.Help, C.Version, Main);
-  addPassManagerFlags(P, C.PM, C.Timing, Debug, &C.DumpPipeline);
-  addSizeLimitFlag(P, C.Read.SizeLimit, Debug);
+  addPassManagerFlags(P, C.Job.PM, C.Timing, Debug, &C.DumpPipeline);
+  addSizeLimitFlag(P, C.Job.Read.SizeLimit, Debug);
   return P;
 }
 
@@ -133,12 +103,12 @@ void printOptHelp(llvm::raw_ostream &OS) {
 
 int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
   TimingReport Report;
-  C.PM.Timing = C.Timing ? &Report : nullptr;
+  C.Job.PM.Timing = C.Timing ? &Report : nullptr;
   // Check the pipeline and flags once, before reading anything.
   PassManager Probe;
-  if (absl::Status S = parsePassPipeline(C.Pipeline, Registry, Probe); !S.ok())
+  if (absl::Status S = parsePassPipeline(C.Job.Pipeline, Registry, Probe); !S.ok())
     return runFailure(S);
-  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
+  if (absl::Status S = checkPassManagerOptions(C.Job.PM, Registry); !S.ok())
     return runFailure(S);
   if (C.DumpPipeline)
     Probe.dumpPipeline(llvm::errs());
@@ -166,7 +136,7 @@ int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
   for (size_t I = 0; I < Parts.size(); ++I) {
     if (I > 0)
       TextOut += "# -----\n";
-    if (absl::Status S = processOne(Ctx, Parts[I], DisplayName, C, Registry, TextOut); !S.ok()) {
+    if (absl::Status S = processOne(Ctx, Parts[I], DisplayName, C, TextOut); !S.ok()) {
       printError(S);
       Failed = true;
     }

@@ -50,17 +50,6 @@ void printError(const absl::Status &S, llvm::raw_ostream &OS) {
   OS.flush();
 }
 
-absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix) {
-  std::string Out;
-  llvm::StringRef Rest(S.message().data(), S.message().size());
-  while (!Rest.empty()) {
-    auto [Line, Tail] = Rest.split('\n');
-    absl::StrAppend(&Out, Out.empty() ? "" : "\n", Prefix.str(), ": ", Line.str());
-    Rest = Tail;
-  }
-  return absl::Status(S.code(), Out);
-}
-
 void initTool() {
   google::protobuf::SetLogHandler([](google::protobuf::LogLevel Level, const char *,
                                      int, const std::string &Message) {
@@ -101,12 +90,6 @@ int runFailure(const absl::Status &S) {
 int usageFailure(const absl::Status &S) {
   printError(S);
   return 2;
-}
-
-absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
-                                                     const ReadOptions &Read) {
-  Ctx.diagnostics().printTo(llvm::errs());
-  return readGraphSource(Ctx, GraphSource{Path.str(), std::nullopt, ""}, Read);
 }
 
 } // namespace frost

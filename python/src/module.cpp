@@ -10,7 +10,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Inspect/CheckpointSummary.h"
-#include "frost/Inspect/GraphSummary.h"
 #include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Support/Version.h"
@@ -308,30 +307,29 @@ std::string diffModels(const ModelArg &A, const ModelArg &B,
 /// inspect_checkpoint(): frost-inspect checkpoint --json's document.
 std::string inspectCheckpoint(const std::string &Path, const std::vector<std::string> &Tensors,
                               bool Values, bool VerifyChecksums) {
+  frost::inspect::CheckpointQuery Q;
+  Q.Tensors = Tensors;
+  Q.All = Values;
+  Q.Json = true;
+  Q.VerifyChecksums = VerifyChecksums;
   std::string Json;
   runCall([&](frost::Context &Ctx) -> absl::Status {
     llvm::raw_string_ostream OS(Json);
-    FROST_ASSIGN_OR_RETURN(frost::inspect::OpenedCheckpoint C,
-                           frost::inspect::openCheckpoint(Ctx, Path, VerifyChecksums));
-    FROST_ASSIGN_OR_RETURN(std::vector<const frost::VariableInfo *> Vars,
-                           frost::inspect::selectVariables(*C.Reader, Tensors));
-    return frost::inspect::printCheckpointJson(C, Vars, Values || !Tensors.empty(), OS);
+    return frost::inspect::printCheckpoint(Ctx, Path, Q, OS);
   });
   return Json;
 }
 
 /// summarize(): frost-inspect graph --json's document.
 std::string summarizeModel(const ModelArg &Model, const std::vector<std::string> &Tags) {
+  frost::InspectGraphOptions Job;
+  Job.Input = Model.source();
+  if (!Tags.empty())
+    Job.Read.Tags = Tags;
+  Job.As = frost::InspectGraphOptions::Form::Json;
   std::string Json;
   runCall([&](frost::Context &Ctx) -> absl::Status {
-    llvm::raw_string_ostream OS(Json);
-    frost::ReadOptions Read;
-    if (!Tags.empty())
-      Read.Tags = Tags;
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<frost::Model> M,
-                           frost::readGraphSource(Ctx, Model.source(), Read));
-    frost::inspect::printGraphSummaryJson(
-        frost::inspect::summarizeGraph(*M, Model.Path.value_or(Model.Name)), OS);
+    FROST_ASSIGN_OR_RETURN(Json, frost::inspectGraph(Ctx, Job));
     return absl::OkStatus();
   });
   return Json;

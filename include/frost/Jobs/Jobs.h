@@ -140,6 +140,27 @@ absl::Status checkTransformGraphOptions(const TransformGraphOptions &Options);
 /// fails with ignore_errors=true leaves a warning in the job's diagnostics.
 absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraphOptions &Options);
 
+//===-- frost-opt ---------------------------------------------------------===//
+
+struct RunPipelineOptions {
+  /// The passes, in pipeline syntax (frost-opt --list-passes).
+  std::string Pipeline;
+  ReadOptions Read;
+  PassManagerOptions PM;
+  /// Drop the MetaGraph or SavedModel around the graph.
+  bool GraphOnly = false;
+  /// Keep a graph TensorFlow could not import (a write left on a frozen
+  /// variable): pass tests that stop halfway through freezing.
+  bool AllowUnimportable = false;
+};
+
+/// frost-opt's job on one model's bytes (a file, or one part of a split
+/// input) named `Name` in messages: read, verified (with PM.VerifyEach),
+/// the pipeline run, checked to be importable; the model, to write.
+absl::StatusOr<std::unique_ptr<Model>> runPipeline(Context &Ctx, llvm::StringRef Bytes,
+                                                   llvm::StringRef Name,
+                                                   const RunPipelineOptions &Options);
+
 //===-- frost-verify ------------------------------------------------------===//
 
 struct VerifyFrozenOptions {
@@ -168,6 +189,24 @@ struct DiffGraphsOptions {
 
 /// frost-diff's job.
 absl::StatusOr<inspect::GraphDiff> diffGraphs(Context &Ctx, const DiffGraphsOptions &Options);
+
+//===-- frost-inspect graph -----------------------------------------------===//
+
+struct InspectGraphOptions {
+  GraphSource Input;
+  ReadOptions Read;
+  enum class Form { Summary, Json, Dot, Html };
+  Form As = Form::Summary;
+  /// For Dot and Html: the ends of the highlighted paths (empty: guessed).
+  std::vector<std::string> PathsFrom, PathsTo;
+  /// Where to write it ("-": standard output), atomically; empty: the
+  /// result.
+  std::string Output;
+};
+
+/// frost-inspect graph's job: the model summarised (text or JSON,
+/// docs/inspect.md) or drawn (Graphviz DOT, one HTML page).
+absl::StatusOr<std::string> inspectGraph(Context &Ctx, const InspectGraphOptions &Options);
 
 } // namespace frost
 

@@ -19,9 +19,6 @@ namespace frost {
 /// length.
 void printError(const absl::Status &S, llvm::raw_ostream &OS = llvm::errs());
 
-/// S with `Prefix: ` (a file name) before every line, each a finding.
-absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix);
-
 /// Longest name or path echoed whole in a message.
 inline constexpr size_t MaxEchoedWord = 200;
 
@@ -33,11 +30,6 @@ std::string cutLongWords(llvm::StringRef Text);
 int runFailure(const absl::Status &S);
 /// Prints S and returns 2, the exit code of a bad command line (argparse's).
 int usageFailure(const absl::Status &S);
-
-/// The model a user's path names (resolveInput: a checkpoint prefix reads
-/// its .meta), the job's notes printed on stderr.
-absl::StatusOr<std::unique_ptr<Model>> readUserModel(Context &Ctx, llvm::StringRef Path,
-                                                     const ReadOptions &Read = {});
 
 /// What every tool does first: protobuf's own log lines (invalid UTF-8, a
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.
