@@ -28,7 +28,7 @@ struct TransformCommandLine {
   std::vector<std::string> Inputs, Outputs;
   bool OutputAsText = false;
   PassManagerOptions PM;
-  bool Timing = false, Help = false, Version = false;
+  bool Timing = false, Help = false, Version = false, TransformDocs = false;
 };
 
 ArgParser makeParser(TransformCommandLine &C) {
@@ -56,6 +56,9 @@ ArgParser makeParser(TransformCommandLine &C) {
          str(C.Transforms), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"output_as_text"}, K::Bool, "", "Write protobuf text instead of binary",
          flag(C.OutputAsText), Main});
+  P.add({{"print-transform-docs"}, K::Bool, "",
+         "Print the table of transforms (docs/transforms.md) in Markdown",
+         flag(C.TransformDocs), Other});
   addHelpFlags(P, C.Help, C.Version, Other);
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
   return P;
@@ -76,7 +79,7 @@ void printTransformList(llvm::raw_ostream &OS) {
   for (const GraphTransformInfo &T : graphTransforms()) {
     OS << "  " << T.Name;
     if (llvm::StringRef(T.Passes).empty())
-      OS << " - " << T.Note << "\n";
+      OS << " - " << T.Differences << "\n";
     else
       OS << " -> " << T.Passes << "\n";
   }
@@ -133,6 +136,10 @@ int frostTransformMain(int Argc, char **Argv) {
                  << cutLongWords(Positional.front())
                  << "' (transform_graph takes only --flag=value options)\n";
     return 2;
+  }
+  if (C.TransformDocs) {
+    printTransformTable(llvm::outs());
+    return 0;
   }
   return runTransform(C);
 }

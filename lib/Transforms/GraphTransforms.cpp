@@ -129,56 +129,18 @@ private:
   size_t Pos = 0;
 };
 
-// optimize_for_inference's sequence as defined once in Pipelines.h; defined
-// before the table that points into it.
-const std::string OptimizeForInferencePasses = optimizePipelineText({});
-
-const GraphTransformInfo Transforms[] = {
-    {"add_default_attributes", "add-default-attributes", ""},
-    {"backport_concatv2", "backport-concatv2", ""},
-    {"backport_tensor_array_v3", "backport-tensor-array-v3", ""},
-    {"flatten_atrous_conv", "flatten-atrous-conv", ""},
-    {"fold_batch_norms", "fold-batch-norms",
-     "also Mul(Const, conv), scalar and broadcast scales, a bias add before or after; shared "
-     "weights get a new Const"},
-    {"fold_constants", "fold-constants,prune",
-     "outputs named in --outputs become constants in place instead of staying computed; "
-     "without --outputs nothing is pruned (TensorFlow fails)"},
-    {"fold_old_batch_norms", "fold-old-batch-norms",
-     "also FusedBatchNormV2/V3 and DepthwiseConv2dNative; training-mode norms and shared "
-     "convolutions are left alone"},
-    {"freeze_requantization_ranges", "", "quantization is not supported"},
-    {"fuse_pad_and_conv", "fuse-pad-and-conv", "NCHW or dilated convolutions are left alone"},
-    {"fuse_quantized_conv_and_requantize", "", "quantization is not supported"},
-    {"fuse_resize_and_conv", "fuse-resize-and-conv",
-     "half_pixel_centers resizes and NCHW or dilated convolutions are left alone"},
-    {"fuse_resize_pad_and_conv", "fuse-resize-pad-and-conv",
-     "half_pixel_centers resizes and NCHW or dilated convolutions are left alone"},
-    {"inline_partitionedcall", "inline-functions",
-     "also inlines StatefulPartitionedCall and direct function calls, named as Grappler does"},
-    {"insert_logging", "", "not supported: it adds Print nodes for debugging"},
-    {"merge_duplicate_nodes", "merge-duplicate-nodes", ""},
-    {"obfuscate_names", "obfuscate-names", ""},
-    {"optimize_for_inference", OptimizeForInferencePasses.c_str(),
-     "optimize_for_inference.py's sequence (not a TensorFlow transform): needs --inputs and "
-     "--outputs"},
-    {"quantize_nodes", "", "quantization is not supported"},
-    {"quantize_weights", "quantize-weights", "constants holding NaN or infinity are left alone"},
-    {"remove_attribute", "remove-attribute", ""},
-    {"remove_control_dependencies", "remove-control-dependencies",
-     "keeps the control inputs TF1 control flow needs"},
-    {"remove_device", "clear-devices", "also clears the devices of function bodies"},
-    {"remove_nodes", "remove-nodes", ""},
-    {"rename_attribute", "rename-attribute", ""},
-    {"rename_node", "", "not in Frost yet"},
-    {"rename_op", "rename-op", ""},
-    {"round_weights", "round-weights",
-     "the maximum stays in the last bucket (TensorFlow: half a bucket above it)"},
-    {"set_device", "set-device", ""},
-    {"sort_by_execution_order", "sort-by-execution-order", ""},
-    {"sparsify_gather", "",
-     "not supported: it turns embedding lookups into hash tables read from a checkpoint"},
-    {"strip_unused_nodes", "strip-unused-nodes", ""},
+/// Passes.def's FROST_TRANSFORM lines, their pass lists made once.
+struct TransformTable {
+  std::vector<std::string> PassLists;
+  std::vector<GraphTransformInfo> Infos;
+  TransformTable() {
+#define FROST_TRANSFORM(NAME, PASSES, DIFFERENCES)                                            \
+  PassLists.push_back(PASSES);                                                                \
+  Infos.push_back({NAME, "", DIFFERENCES});
+#include "frost/Transforms/Passes.def"
+    for (size_t I = 0; I < Infos.size(); ++I)
+      Infos[I].Passes = PassLists[I].c_str();
+  }
 };
 
 /// Parameters whose Frost option is not their kebab-case spelling.
@@ -300,7 +262,7 @@ absl::StatusOr<PreparedTransform> TransformPreparer::prepare(const TransformCall
   }
   if (llvm::StringRef(Info->Passes).empty())
     return error(Call.NamePos, absl::StrCat("transform '", Call.Name,
-                                            "' is TensorFlow's, but ", Info->Note));
+                                            "' is TensorFlow's, but ", Info->Differences));
   PreparedTransform Out;
   Out.Info = Info;
   llvm::SmallVector<llvm::StringRef, 2> PassNames;
@@ -349,7 +311,26 @@ absl::StatusOr<std::vector<TransformCall>> parseTransformList(llvm::StringRef Te
   return TransformListParser(Text, BufferName).parse();
 }
 
-llvm::ArrayRef<GraphTransformInfo> graphTransforms() { return Transforms; }
+llvm::ArrayRef<GraphTransformInfo> graphTransforms() {
+  // Built once, never changed: facts about TensorFlow's transforms.
+  static const TransformTable Table;
+  return Table.Infos;
+}
+
+void printTransformTable(llvm::raw_ostream &OS) {
+  OS << "| TensorFlow transform | Frost passes | differences from TensorFlow |\n"
+     << "|---|---|---|\n";
+  for (const GraphTransformInfo &T : graphTransforms()) {
+    llvm::SmallVector<llvm::StringRef, 4> Passes;
+    llvm::StringRef(T.Passes).split(Passes, ',', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> Quoted;
+    for (llvm::StringRef P : Passes)
+      Quoted.push_back(absl::StrCat("`", P.str(), "`"));
+    OS << "| `" << T.Name << "` | "
+       << (Quoted.empty() ? std::string("not in Frost") : absl::StrJoin(Quoted, ", ")) << " | "
+       << T.Differences << " |\n";
+  }
+}
 
 absl::StatusOr<std::vector<PreparedTransform>>
 prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformContext &Context,

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <memory>
 #include <string>
@@ -54,18 +55,23 @@ struct TransformContext {
   std::vector<std::string> Outputs;
 };
 
-/// A transform of TensorFlow's and how Frost runs it.
+/// A transform of TensorFlow's and how Frost runs it (a FROST_TRANSFORM line
+/// of Passes.def).
 struct GraphTransformInfo {
   const char *Name;
   /// The Frost passes, comma-separated; parameters go to the first. Empty for
   /// a transform Frost does not have.
   const char *Passes;
-  /// How it differs from TensorFlow's, or why it is missing.
-  const char *Note;
+  /// How it differs from TensorFlow's (Markdown), or why it is missing.
+  const char *Differences;
 };
 
 /// Every transform TensorFlow registers, in name order.
 llvm::ArrayRef<GraphTransformInfo> graphTransforms();
+
+/// docs/transforms.md's table of the transforms, generated from
+/// graphTransforms() (transform-graph --print-transform-docs).
+void printTransformTable(llvm::raw_ostream &OS);
 
 /// A transform made ready to run: its passes with their options set.
 struct PreparedTransform {
