@@ -240,18 +240,6 @@ uint64_t FreezeResult::frozenBytes() const {
   return Bytes;
 }
 
-absl::Status checkFreezeOptions(const FreezeOptions &C) {
-  FROST_RETURN_IF_ERROR(checkOneInput(C));
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  FROST_RETURN_IF_ERROR(checkPassManagerOptions(C.PM, Registry));
-  PassManager Extra;
-  if (!C.ExtraPipeline.empty())
-    FROST_RETURN_IF_ERROR(
-        parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
-  return absl::OkStatus();
-}
-
 void noteFreezeInputs(Context &Ctx, const FreezeOptions &O) {
   for (const std::string *Input :
        {&O.InputGraph, &O.InputMetaGraph, &O.SavedModelDir, &O.Checkpoint, &O.InputSaver})
@@ -270,14 +258,16 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
     Texts.clear();
   };
 
-  FROST_RETURN_IF_ERROR(checkFreezeOptions(C));
+  // The options, checked before anything is read; the user's passes parsed
+  // once, and added last.
+  FROST_RETURN_IF_ERROR(usageError(checkOneInput(C)));
   PassRegistry Registry;
   registerAllPasses(Registry);
-  // The user's passes, checked before anything is read and added last.
+  FROST_RETURN_IF_ERROR(usageError(checkPassManagerOptions(C.PM, Registry)));
   PassManager Extra;
   if (!C.ExtraPipeline.empty())
-    FROST_RETURN_IF_ERROR(
-        parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline"));
+    FROST_RETURN_IF_ERROR(usageError(
+        parsePassPipeline(C.ExtraPipeline, Registry, Extra, "--pass-pipeline")));
 
   noteFreezeInputs(Ctx, C);
   PassContext PassCtx(Ctx);

@@ -47,7 +47,6 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
   if (!O.PM.Timing)
     O.PM.Timing = &OwnTiming;
   TimingReport &Timing = *O.PM.Timing;
-  FROST_RETURN_IF_ERROR(checkFreezeOptions(O));
 
   // Before any work: no output may replace an input, and a run that fails
   // writes nothing, so both paths are checked now and committed together.
@@ -115,7 +114,6 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
 
 absl::StatusOr<verify::VerifyReport> verifyFrozenGraph(Context &Ctx,
                                                        const VerifyFrozenOptions &Options) {
-  FROST_RETURN_IF_ERROR(checkFreezeOptions(Options.Freeze));
   TimingReport *Timing = Options.Freeze.PM.Timing;
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> Frozen,
                          readGraphSource(Ctx, Options.Frozen, {}, /*Verify=*/true, Timing));

@@ -64,19 +64,15 @@ absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
   return R;
 }
 
-absl::Status checkOptimizeForInferenceOptions(const OptimizeForInferenceOptions &O) {
-  for (const std::string &Name : O.InputNames)
-    if (Name.find(':') != std::string::npos)
-      return absl::InvalidArgumentError(
-          absl::StrCat("input name '", Name, "' has a port: give the node's name"));
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  return checkPassManagerOptions(O.PM, Registry);
-}
-
 absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
                                                     const OptimizeForInferenceOptions &O) {
-  FROST_RETURN_IF_ERROR(checkOptimizeForInferenceOptions(O));
+  for (const std::string &Name : O.InputNames)
+    if (Name.find(':') != std::string::npos)
+      return usageError(absl::InvalidArgumentError(
+          absl::StrCat("input name '", Name, "' has a port: give the node's name")));
+  PassRegistry Registry;
+  registerAllPasses(Registry);
+  FROST_RETURN_IF_ERROR(usageError(checkPassManagerOptions(O.PM, Registry)));
   OptimizeTargets Targets{O.InputNames, O.OutputNames, {}, {}};
   // TensorFlow's default: 1, float.
   for (int Number : O.PlaceholderTypes.empty() ? std::vector<int>{1} : O.PlaceholderTypes)
@@ -96,10 +92,8 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   Sequence.BindPlaceholders = !Targets.Bind.empty();
   Sequence.TocoCompatible = O.TocoCompatible;
   Sequence.ComputeInFloat32 = O.ComputeInFloat32;
-  PassRegistry Registry;
-  registerAllPasses(Registry);
   PassManager PM(O.PM);
-  FROST_RETURN_IF_ERROR(addOptimizePasses(PM, Registry, Sequence, Targets));
+  FROST_RETURN_IF_ERROR(usageError(addOptimizePasses(PM, Registry, Sequence, Targets)));
   PassContext PassCtx(Ctx);
   if (absl::Status S = PM.run(*M, PassCtx); !S.ok())
     return absl::Status(S.code(), absl::StrCat(O.Input.name(), ": ", S.message()));
@@ -120,18 +114,16 @@ absl::StatusOr<std::vector<PreparedTransform>> prepareTransforms(const Transform
 
 } // namespace
 
-absl::Status checkTransformGraphOptions(const TransformGraphOptions &O) {
-  return prepareTransforms(O).status();
-}
-
 absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraphOptions &O) {
-  FROST_ASSIGN_OR_RETURN(std::vector<PreparedTransform> Transforms, prepareTransforms(O));
+  absl::StatusOr<std::vector<PreparedTransform>> Transforms = prepareTransforms(O);
+  if (!Transforms.ok())
+    return usageError(Transforms.status());
   if (!O.Input.Bytes)
     Ctx.inputs().noteWithSiblings(O.Input.Path);
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
-  FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(Transforms), O.PM));
+  FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(*Transforms), O.PM));
   return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
 }
 

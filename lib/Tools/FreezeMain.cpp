@@ -106,8 +106,6 @@ int runFreeze(FreezeCommandLine &C) {
   if (C.Output.empty())
     return usageFailure(absl::InvalidArgumentError(
         "no output file: give -o FROZEN.pb (freeze_graph.py: --output_graph; - for stdout)"));
-  if (absl::Status S = checkFreezeOptions(C.O); !S.ok())
-    return usageFailure(S);
 
   FreezeGraphOptions Job;
   Job.Freeze = C.O;
@@ -118,7 +116,7 @@ int runFreeze(FreezeCommandLine &C) {
   Job.Verify = C.Verify;
   absl::StatusOr<FreezeGraphResult> Result = freezeGraph(Ctx, Job);
   if (!Result.ok())
-    return runFailure(Result.status());
+    return jobFailure(Result.status());
   if (Result->Verified) {
     verify::printVerifyReport(llvm::errs(), *Result->Verified, "freeze-graph --verify", C.Quiet);
     if (!Result->written())

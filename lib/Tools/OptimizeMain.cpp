@@ -109,13 +109,11 @@ int runOptimize(OptimizeCommandLine &C) {
   Job.TocoCompatible = C.TocoCompatible;
   Job.ComputeInFloat32 = C.ComputeInFloat32;
   Job.PM = C.PM;
-  if (absl::Status S = checkOptimizeForInferenceOptions(Job); !S.ok())
-    return usageFailure(S);
 
   Context Ctx;
   Ctx.diagnostics().printTo(llvm::errs());
   if (absl::StatusOr<GraphJobResult> R = optimizeForInference(Ctx, Job); !R.ok())
-    return runFailure(R.status());
+    return jobFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

@@ -92,4 +92,6 @@ int usageFailure(const absl::Status &S) {
   return 2;
 }
 
+int jobFailure(const absl::Status &S) { return isUsageError(S) ? usageFailure(S) : runFailure(S); }
+
 } // namespace frost

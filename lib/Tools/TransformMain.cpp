@@ -102,13 +102,11 @@ int runTransform(TransformCommandLine &C) {
   Job.Inputs = C.Inputs;
   Job.Outputs = C.Outputs;
   Job.PM = C.PM;
-  if (absl::Status S = checkTransformGraphOptions(Job); !S.ok())
-    return usageFailure(S);
 
   Context Ctx;
   Ctx.diagnostics().printTo(llvm::errs());
   if (absl::StatusOr<GraphJobResult> R = transformGraph(Ctx, Job); !R.ok())
-    return runFailure(R.status());
+    return jobFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
   return 0;

@@ -126,8 +126,6 @@ int runVerify(VerifyCommandLine &C) {
       C.O.SavedModelDir.empty())
     return usageFailure(absl::InvalidArgumentError(
         "no source: give --source INPUT, what FROZEN was frozen from"));
-  if (absl::Status S = checkFreezeOptions(C.O); !S.ok())
-    return usageFailure(S);
   const std::string &FrozenPath = C.Positional.front();
   Context Ctx;
   TimingReport Timing;
@@ -138,7 +136,7 @@ int runVerify(VerifyCommandLine &C) {
   Job.Numeric = C.Numeric;
   absl::StatusOr<verify::VerifyReport> Report = verifyFrozenGraph(Ctx, Job);
   if (!Report.ok())
-    return runFailure(Report.status());
+    return jobFailure(Report.status());
   if (C.Json)
     llvm::outs() << verify::verifyReportJson(*Report);
   else

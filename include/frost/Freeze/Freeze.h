@@ -161,10 +161,6 @@ struct ResolvedInput {
 };
 absl::StatusOr<ResolvedInput> resolveInput(Context &Ctx, llvm::StringRef Path);
 
-/// The checks of `Options` that need no file: one input, known passes, a
-/// pipeline that parses. A failure is a usage error (freeze-graph exits 2).
-absl::Status checkFreezeOptions(const FreezeOptions &Options);
-
 /// Notes every file the options name as an input of the job
 /// (InputFiles::noteWithSiblings), so that no output of it may replace one;
 /// freeze() does, and a caller preparing outputs before it does first.
@@ -172,7 +168,9 @@ void noteFreezeInputs(Context &Ctx, const FreezeOptions &Options);
 
 /// Freezes what `Options` name, as a job of `Ctx` (which outlives the
 /// result: its constants may lie in the checkpoint's mapped shards). Notes
-/// and warnings go to Ctx.diagnostics() as they arise.
+/// and warnings go to Ctx.diagnostics() as they arise. The options are
+/// checked before anything is read (one input, known passes, a pipeline that
+/// parses): their mistakes are usageError()s.
 absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options);
 
 enum class FrozenFormat { Binary, Text };

@@ -114,10 +114,8 @@ struct OptimizeForInferenceOptions {
   PassManagerOptions PM;
 };
 
-/// The checks of `Options` that need no file; a failure is a usage error.
-absl::Status checkOptimizeForInferenceOptions(const OptimizeForInferenceOptions &Options);
-
 /// optimize-for-inference's job (TensorFlow's optimize_for_inference.py).
+/// Mistakes in the options are usageError()s, found before anything is read.
 absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
                                                     const OptimizeForInferenceOptions &Options);
 
@@ -132,12 +130,10 @@ struct TransformGraphOptions {
   PassManagerOptions PM;
 };
 
-/// The checks of `Options` that need no file (the transform list parses,
-/// each transform and parameter is known); a failure is a usage error.
-absl::Status checkTransformGraphOptions(const TransformGraphOptions &Options);
-
 /// transform-graph's job (TensorFlow's transform_graph): a transform that
 /// fails with ignore_errors=true leaves a warning in the job's diagnostics.
+/// A list that does not parse, an unknown transform or parameter are
+/// usageError()s, found before anything is read.
 absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraphOptions &Options);
 
 //===-- frost-opt ---------------------------------------------------------===//

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/cord.h"
 
 #define FROST_CONCAT_IMPL(a, b) a##b
 #define FROST_CONCAT(a, b) FROST_CONCAT_IMPL(a, b)
@@ -30,5 +31,24 @@
   if (!tmp.ok())                                                               \
     return std::move(tmp).status();                                            \
   lhs = *std::move(tmp)
+
+namespace frost {
+
+inline constexpr char UsageErrorPayload[] = "frost.usage-error";
+
+/// `S` marked as a mistake in a job's options (no input named, a pipeline
+/// that does not parse, an unknown transform): what a tool reports as a
+/// usage error (exit 2, as argparse does). Code and message stay as they are.
+inline absl::Status usageError(absl::Status S) {
+  if (!S.ok())
+    S.SetPayload(UsageErrorPayload, absl::Cord("1"));
+  return S;
+}
+
+inline bool isUsageError(const absl::Status &S) {
+  return S.GetPayload(UsageErrorPayload).has_value();
+}
+
+} // namespace frost
 
 #endif // FROST_SUPPORT_STATUS_H

@@ -30,6 +30,9 @@ std::string cutLongWords(llvm::StringRef Text);
 int runFailure(const absl::Status &S);
 /// Prints S and returns 2, the exit code of a bad command line (argparse's).
 int usageFailure(const absl::Status &S);
+/// A failed job: usageFailure for a usageError() (the options' mistake),
+/// else runFailure.
+int jobFailure(const absl::Status &S);
 
 /// What every tool does first: protobuf's own log lines (invalid UTF-8, a
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.
