@@ -20,6 +20,7 @@
 #include "frost/Pass/PassManager.h"
 #include "frost/Transforms/OptimizeForInference.h"
 #include "frost/Transforms/Passes.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Pipelines.h"
 #include "frost/Transforms/Utils/SignatureInstantiation.h"
 #include "frost/Transforms/Variables.h"
@@ -35,77 +36,10 @@ namespace frost {
 
 namespace {
 
-/// The registry's pass `Name`, for the sequence this file builds.
-absl::StatusOr<std::unique_ptr<Pass>> createPass(const PassRegistry &Registry,
-                                                 llvm::StringRef Name) {
-  std::unique_ptr<Pass> P = Registry.create(Name);
-  if (!P)
-    return absl::InternalError(absl::StrCat("no pass '", Name.str(), "' is registered"));
-  return P;
-}
-
-template <typename OptionT, typename ValueT>
-absl::Status setOption(Pass &P, llvm::StringRef Name, ValueT Value) {
-  OptionT *O = P.option<OptionT>(Name);
-  if (!O)
-    return absl::InternalError(absl::StrCat("pass '", P.name().str(), "' has no option '",
-                                            Name.str(), "' of the type freezing sets"));
-  O->set(std::move(Value));
-  return absl::OkStatus();
-}
-
-using StringList = ListOption<std::string>;
-
-absl::Status setList(Pass &P, llvm::StringRef Name, std::vector<std::string> Items) {
-  return setOption<StringList>(P, Name, std::move(Items));
-}
-
-/// What the freeze sequence's passes are told.
-struct Targets {
-  /// Nodes to keep: outputs, initializer nodes, table initializers.
-  std::vector<std::string> Keep;
-  /// A TF2 signature's inputs, kept even when unused (as TensorFlow does).
-  std::vector<std::string> SignatureInputs;
-  /// Keep in the function's output order (the signature's key order), for
-  /// the layout: the same outputs give the same graph, however named.
-  std::vector<std::string> FunctionOutputs;
-};
-
-/// Gives pass `P` of the freeze sequence its options.
-absl::Status configureFreezePass(Pass &P, const FreezeOptions &C, const FreezeInput &In,
-                                 const Targets &T) {
-  llvm::StringRef Name = P.name();
-  if (Name == "inline-functions")
-    return setOption<Option<bool>>(P, "lower-control-flow", !C.KeepFunctionalControlFlow);
-  if (Name == "rename-variables")
-    return setList(P, "map", C.Rename);
-  if (Name == "ema-remap")
-    return setOption<Option<std::string>>(P, "ema", *C.Ema);
-  if (Name == "bind-placeholders")
-    return setList(P, "bind", C.Bind);
-  if (Name == "convert-variables-to-constants") {
-    FROST_RETURN_IF_ERROR(setList(P, "outputs", T.Keep));
-    if (!In.Checkpoint.empty())
-      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(P, "checkpoint", In.Checkpoint));
-    if (!C.Only.empty())
-      FROST_RETURN_IF_ERROR(setList(P, "only", C.Only));
-    if (!C.Except.empty())
-      FROST_RETURN_IF_ERROR(setList(P, "except", C.Except));
-    return absl::OkStatus();
-  }
-  if (Name == "strip-save-nodes" || Name == "inline-table-files")
-    return setList(P, "outputs", T.Keep);
-  if (Name == "prune") {
-    std::vector<std::string> Needed = T.Keep;
-    for (const std::string &Input : T.SignatureInputs)
-      if (!llvm::is_contained(Needed, Input))
-        Needed.push_back(Input);
-    return setList(P, "outputs", Needed);
-  }
-  if (Name == "function-graph-layout") {
-    FROST_RETURN_IF_ERROR(setList(P, "inputs", T.SignatureInputs));
-    return setList(P, "outputs", T.FunctionOutputs);
-  }
+/// Each pass's option combinations, checked before anything runs.
+absl::Status validatePasses(const PassManager &PM) {
+  for (const std::unique_ptr<Pass> &P : PM.passes())
+    FROST_RETURN_IF_ERROR(P->validateOptions());
   return absl::OkStatus();
 }
 
@@ -303,8 +237,8 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
 
   // A TF2 signature is a function call: its function becomes the graph, as
   // tf.saved_model.load makes it, and its outputs are the function's.
-  FreezeSequence Sequence;
-  Targets T;
+  FreezePipelineOptions T;
+  FreezeSequence &Sequence = T.Sequence;
   if (M.kind() == ContainerKind::SavedModel) {
     std::string Sig = requestedSignature(C, M);
     if (Sig.empty()) {
@@ -318,11 +252,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
                           absl::StrJoin(C.Outputs, ",")));
     }
     if (!Sig.empty() && !signatureFunction(M, Sig).empty()) {
-      FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P,
-                             createPass(Registry, "instantiate-signature"));
-      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "signature", Sig));
-      FROST_RETURN_IF_ERROR(setOption<Option<std::string>>(*P, "checkpoint", In.Checkpoint));
-      PM.addPass(std::move(P));
+      PM.addPass(createInstantiateSignaturePass({Sig, In.Checkpoint}));
       if (absl::Status S = PM.run(M, PassCtx); !S.ok()) {
         // Instantiation errors are about the SavedModel: name it.
         llvm::StringRef Message(S.message().data(), S.message().size());
@@ -397,20 +327,23 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   R.Signature = C.Signature;
   recordSignature(M, R, T.Keep);
   R.NodesBefore = M.graph().size();
-  std::unique_ptr<Model> *Snapshot = C.KeepSource ? &R.Source : nullptr;
-  for (llvm::StringRef Name : freezePasses(Sequence)) {
-    // The pass manager runs what was added since its last run: the passes
-    // before the conversion, then the snapshot, then the rest.
-    if (Snapshot && Name == "convert-variables-to-constants") {
-      FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
-      *Snapshot = M.clone();
-      Snapshot = nullptr;
-    }
-    FROST_ASSIGN_OR_RETURN(std::unique_ptr<Pass> P, createPass(Registry, Name));
-    FROST_RETURN_IF_ERROR(configureFreezePass(*P, C, In, T));
-    FROST_RETURN_IF_ERROR(P->validateOptions());
-    PM.addPass(std::move(P));
+  T.Checkpoint = In.Checkpoint;
+  T.Rename = C.Rename;
+  T.Bind = C.Bind;
+  T.Only = C.Only;
+  T.Except = C.Except;
+  T.Ema = C.Ema.value_or("");
+  T.LowerControlFlow = !C.KeepFunctionalControlFlow;
+  // The pass manager runs what was added since its last run: with a
+  // snapshot, the passes before the conversion run first.
+  if (C.KeepSource) {
+    buildFreezePipeline(PM, T, FreezeStage::BeforeConversion);
+    FROST_RETURN_IF_ERROR(validatePasses(PM));
+    FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
+    R.Source = M.clone();
   }
+  buildFreezePipeline(PM, T, C.KeepSource ? FreezeStage::FromConversion : FreezeStage::All);
+  FROST_RETURN_IF_ERROR(validatePasses(PM));
   size_t FirstOptimizing = PM.passes().size();
   if (C.Optimize) {
     OptimizeSequence Optimize;

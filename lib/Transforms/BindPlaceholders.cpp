@@ -39,6 +39,7 @@
 #include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Tensor/Shape.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -237,6 +238,13 @@ std::optional<bool> constantPredicate(const Input &In) {
 }
 
 class BindPlaceholdersPass : public Pass {
+public:
+  BindPlaceholdersPass() = default;
+  explicit BindPlaceholdersPass(const BindPlaceholdersOptions &O) {
+    Bind.set(O.Bind);
+  }
+
+private:
   ListOption<std::string> Bind{*this, "bind",
                                "Placeholders to bind, NAME=VALUE (e.g. is_training=false)"};
   Option<bool> FoldSwitches{*this, "fold-switches",
@@ -544,6 +552,12 @@ class BindPlaceholdersPass : public Pass {
 
 std::unique_ptr<Pass> createBindPlaceholdersPass() {
   return std::make_unique<BindPlaceholdersPass>();
+}
+
+std::unique_ptr<Pass> createBindPlaceholdersPass(const BindPlaceholdersOptions &Options) {
+  auto P = std::make_unique<BindPlaceholdersPass>(Options);
+  P->setName(PassName::createBindPlaceholdersPass);
+  return P;
 }
 
 } // namespace frost

@@ -48,6 +48,7 @@
 #include "frost/IR/TensorName.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Tensor/TensorProtoCodec.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/FunctionRetyper.h"
@@ -101,6 +102,19 @@ struct Plan {
 };
 
 class ConvertVariablesToConstantsPass : public Pass {
+public:
+  ConvertVariablesToConstantsPass() = default;
+  explicit ConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &O) {
+    Outputs.set(O.Outputs);
+    if (!O.Checkpoint.empty())
+      Checkpoint.set(O.Checkpoint);
+    if (!O.Only.empty())
+      Only.set(O.Only);
+    if (!O.Except.empty())
+      Except.set(O.Except);
+  }
+
+private:
   Option<std::string> Checkpoint{
       *this, "checkpoint",
       "Checkpoint to read: a prefix, one of its files, or a directory (its latest)"};
@@ -588,6 +602,12 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
 
 std::unique_ptr<Pass> createConvertVariablesToConstantsPass() {
   return std::make_unique<ConvertVariablesToConstantsPass>();
+}
+
+std::unique_ptr<Pass> createConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &Options) {
+  auto P = std::make_unique<ConvertVariablesToConstantsPass>(Options);
+  P->setName(PassName::createConvertVariablesToConstantsPass);
+  return P;
 }
 
 } // namespace frost

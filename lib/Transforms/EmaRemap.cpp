@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Variables.h"
 
@@ -37,6 +38,13 @@ namespace frost {
 namespace {
 
 class EmaRemapPass : public Pass {
+public:
+  EmaRemapPass() = default;
+  explicit EmaRemapPass(const EmaRemapOptions &O) {
+    Ema.set(O.Ema);
+  }
+
+private:
   Option<std::string> Ema{*this, "ema",
                           "Name of the ExponentialMovingAverage object (its `name` argument)",
                           "ExponentialMovingAverage"};
@@ -230,5 +238,11 @@ class EmaRemapPass : public Pass {
 } // namespace
 
 std::unique_ptr<Pass> createEmaRemapPass() { return std::make_unique<EmaRemapPass>(); }
+
+std::unique_ptr<Pass> createEmaRemapPass(const EmaRemapOptions &Options) {
+  auto P = std::make_unique<EmaRemapPass>(Options);
+  P->setName(PassName::createEmaRemapPass);
+  return P;
+}
 
 } // namespace frost

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -34,6 +35,14 @@ namespace frost {
 namespace {
 
 class FunctionGraphLayoutPass : public Pass {
+public:
+  FunctionGraphLayoutPass() = default;
+  explicit FunctionGraphLayoutPass(const FunctionGraphLayoutOptions &O) {
+    Inputs.set(O.Inputs);
+    Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Inputs{*this, "inputs", "The function's input Placeholders, in order"};
   ListOption<std::string> Outputs{*this, "outputs", "The function's output nodes, in order"};
 
@@ -193,6 +202,12 @@ class FunctionGraphLayoutPass : public Pass {
 
 std::unique_ptr<Pass> createFunctionGraphLayoutPass() {
   return std::make_unique<FunctionGraphLayoutPass>();
+}
+
+std::unique_ptr<Pass> createFunctionGraphLayoutPass(const FunctionGraphLayoutOptions &Options) {
+  auto P = std::make_unique<FunctionGraphLayoutPass>(Options);
+  P->setName(PassName::createFunctionGraphLayoutPass);
+  return P;
 }
 
 } // namespace frost

@@ -27,6 +27,7 @@
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
 #include "frost/Transforms/Utils/ControlFlowLowering.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -43,6 +44,13 @@ bool isTrue(const Node &N, std::string_view Attr) {
 }
 
 class InlineFunctionsPass : public Pass {
+public:
+  InlineFunctionsPass() = default;
+  explicit InlineFunctionsPass(const InlineFunctionsOptions &O) {
+    LowerControlFlow.set(O.LowerControlFlow);
+  }
+
+private:
   Option<bool> LowerControlFlow{
       *this, "lower-control-flow",
       "Also lower If/Case/While marked _lower_using_switch_merge to Switch/Merge in the same "
@@ -318,6 +326,12 @@ void InlineFunctionsPass::dropUnusedFunctions(Graph &G) {
 
 std::unique_ptr<Pass> createInlineFunctionsPass() {
   return std::make_unique<InlineFunctionsPass>();
+}
+
+std::unique_ptr<Pass> createInlineFunctionsPass(const InlineFunctionsOptions &Options) {
+  auto P = std::make_unique<InlineFunctionsPass>(Options);
+  P->setName(PassName::createInlineFunctionsPass);
+  return P;
 }
 
 } // namespace frost

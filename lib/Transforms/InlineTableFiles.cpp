@@ -42,6 +42,7 @@
 #include "frost/Support/Escape.h"
 #include "frost/Support/File.h"
 #include "frost/Tensor/TensorProtoCodec.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/SignatureInstantiation.h"
 
@@ -385,6 +386,13 @@ absl::Status readSpec(const Model &M, const Node &N, const AssetMap &Assets, Tex
 }
 
 class InlineTableFilesPass : public Pass {
+public:
+  InlineTableFilesPass() = default;
+  explicit InlineTableFilesPass(const KeepOutputsOptions &O) {
+    Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{
       *this, "outputs",
       "Inline only the initializers these nodes need (data, control and colocation inputs); "
@@ -484,6 +492,12 @@ absl::Status InlineTableFilesPass::inlineTable(Model &M, Node &N, const AssetMap
 
 std::unique_ptr<Pass> createInlineTableFilesPass() {
   return std::make_unique<InlineTableFilesPass>();
+}
+
+std::unique_ptr<Pass> createInlineTableFilesPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<InlineTableFilesPass>(Options);
+  P->setName(PassName::createInlineTableFilesPass);
+  return P;
 }
 
 } // namespace frost

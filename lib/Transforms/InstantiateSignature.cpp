@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/SignatureInstantiation.h"
 
@@ -18,6 +19,14 @@ namespace frost {
 namespace {
 
 class InstantiateSignaturePass : public Pass {
+public:
+  InstantiateSignaturePass() = default;
+  explicit InstantiateSignaturePass(const InstantiateSignatureOptions &O) {
+    Signature.set(O.Signature);
+    Checkpoint.set(O.Checkpoint);
+  }
+
+private:
   Option<std::string> Signature{*this, "signature", "The signature to instantiate",
                                 "serving_default"};
   Option<std::string> Checkpoint{
@@ -40,6 +49,12 @@ class InstantiateSignaturePass : public Pass {
 
 std::unique_ptr<Pass> createInstantiateSignaturePass() {
   return std::make_unique<InstantiateSignaturePass>();
+}
+
+std::unique_ptr<Pass> createInstantiateSignaturePass(const InstantiateSignatureOptions &Options) {
+  auto P = std::make_unique<InstantiateSignaturePass>(Options);
+  P->setName(PassName::createInstantiateSignaturePass);
+  return P;
 }
 
 } // namespace frost

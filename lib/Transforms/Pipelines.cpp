@@ -1,45 +1,82 @@
 //===- Pipelines.cpp - Pass sequences defined once ------------------------===//
 #include "frost/Transforms/Pipelines.h"
 
+#include "frost/Transforms/PassOptions.h"
+#include "frost/Transforms/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 namespace frost {
 
-std::vector<llvm::StringRef> freezePasses(const FreezeSequence &S) {
-  std::vector<llvm::StringRef> Passes;
-  // convert_variables_to_constants_v2 inlines the calls first (Grappler),
-  // lowering If/Case/While in the same walk, and spells constants its way.
-  if (S.FunctionGraph)
-    Passes.insert(Passes.end(), {"inline-functions", "compress-constants"});
-  // Keys are chosen before conversion reads them.
-  if (S.RenameVariables)
-    Passes.push_back("rename-variables");
-  if (S.EmaRemap)
-    Passes.push_back("ema-remap");
-  // Before conversion, so the variables of branches it folds away need not
-  // be in the checkpoint.
-  if (S.BindPlaceholders)
-    Passes.push_back("bind-placeholders");
+namespace {
+
+/// A pass of an untyped factory, named as the registry names it.
+std::unique_ptr<Pass> named(std::unique_ptr<Pass> P, llvm::StringRef Name) {
+  P->setName(Name);
+  return P;
+}
+
+} // namespace
+
+void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, FreezeStage Stage) {
+  const FreezeSequence &S = O.Sequence;
+  if (Stage != FreezeStage::FromConversion) {
+    // convert_variables_to_constants_v2 inlines the calls first (Grappler),
+    // lowering If/Case/While in the same walk, and spells constants its way.
+    if (S.FunctionGraph) {
+      PM.addPass(createInlineFunctionsPass(InlineFunctionsOptions{O.LowerControlFlow}));
+      PM.addPass(named(createCompressConstantsPass(), PassName::createCompressConstantsPass));
+    }
+    // Keys are chosen before conversion reads them.
+    if (S.RenameVariables)
+      PM.addPass(createRenameVariablesPass(RenameVariablesOptions{O.Rename}));
+    if (S.EmaRemap)
+      PM.addPass(createEmaRemapPass(EmaRemapOptions{O.Ema}));
+    // Before conversion, so the variables of branches it folds away need not
+    // be in the checkpoint.
+    if (S.BindPlaceholders)
+      PM.addPass(createBindPlaceholdersPass(BindPlaceholdersOptions{O.Bind}));
+  }
+  if (Stage == FreezeStage::BeforeConversion)
+    return;
   // Conversion reads the Saver's keys, so the Saver goes after it.
-  Passes.push_back("convert-variables-to-constants");
+  PM.addPass(createConvertVariablesToConstantsPass(
+      ConvertVariablesToConstantsOptions{O.Keep, O.Checkpoint, O.Only, O.Except}));
   // Before prune, which then drops the filename constants.
   if (S.TableFiles)
-    Passes.push_back("inline-table-files");
+    PM.addPass(createInlineTableFilesPass(KeepOutputsOptions{O.Keep}));
   if (!S.FunctionGraph)
-    Passes.push_back("strip-save-nodes");
-  Passes.push_back("prune");
+    PM.addPass(createStripSaveNodesPass(KeepOutputsOptions{O.Keep}));
+  std::vector<std::string> Needed = O.Keep;
+  for (const std::string &Input : O.SignatureInputs)
+    if (!llvm::is_contained(Needed, Input))
+      Needed.push_back(Input);
+  PM.addPass(createPrunePass(KeepOutputsOptions{Needed}));
   // After pruning, so only the writes the outputs keep are reported; before
   // strip-training-ops, which cannot rewrite optimizer updates.
   if (S.DropVariableWrites)
-    Passes.push_back("drop-variable-writes");
+    PM.addPass(named(createDropVariableWritesPass(), PassName::createDropVariableWritesPass));
   // After pruning, which removes the optimizer.
   if (S.StripTrainingOps)
-    Passes.push_back("strip-training-ops");
+    PM.addPass(named(createStripTrainingOpsPass(), PassName::createStripTrainingOpsPass));
   if (S.ClearDevices)
-    Passes.push_back("clear-devices");
+    PM.addPass(named(createClearDevicesPass(), PassName::createClearDevicesPass));
   if (S.FunctionGraph)
-    Passes.push_back("function-graph-layout");
-  return Passes;
+    PM.addPass(createFunctionGraphLayoutPass(
+        FunctionGraphLayoutOptions{O.SignatureInputs, O.FunctionOutputs}));
+}
+
+std::vector<std::string> freezePasses(const FreezeSequence &Sequence) {
+  PassManager PM;
+  FreezePipelineOptions Defaults;
+  Defaults.Sequence = Sequence;
+  buildFreezePipeline(PM, Defaults);
+  std::vector<std::string> Names;
+  for (const std::unique_ptr<Pass> &P : PM.passes())
+    Names.push_back(P->name().str());
+  return Names;
 }
 
 std::string freezePipelineText(const FreezeSequence &Sequence) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +17,13 @@ namespace frost {
 namespace {
 
 class PrunePass : public Pass {
+public:
+  PrunePass() = default;
+  explicit PrunePass(const KeepOutputsOptions &O) {
+    Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes or tensors to keep (`name` or `name:k`)"};
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
@@ -44,5 +52,11 @@ class PrunePass : public Pass {
 } // namespace
 
 std::unique_ptr<Pass> createPrunePass() { return std::make_unique<PrunePass>(); }
+
+std::unique_ptr<Pass> createPrunePass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<PrunePass>(Options);
+  P->setName(PassName::createPrunePass);
+  return P;
+}
 
 } // namespace frost

@@ -10,6 +10,7 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Variables.h"
 
@@ -23,6 +24,13 @@ namespace frost {
 namespace {
 
 class RenameVariablesPass : public Pass {
+public:
+  RenameVariablesPass() = default;
+  explicit RenameVariablesPass(const RenameVariablesOptions &O) {
+    Map.set(O.Map);
+  }
+
+private:
   ListOption<std::string> Map{*this, "map",
                               "Entries `graph_variable:checkpoint_key`, separated by ';'"};
   Statistic NumRenamed{*this, "variables-renamed", "Variables given a checkpoint key"};
@@ -80,6 +88,12 @@ class RenameVariablesPass : public Pass {
 
 std::unique_ptr<Pass> createRenameVariablesPass() {
   return std::make_unique<RenameVariablesPass>();
+}
+
+std::unique_ptr<Pass> createRenameVariablesPass(const RenameVariablesOptions &Options) {
+  auto P = std::make_unique<RenameVariablesPass>(Options);
+  P->setName(PassName::createRenameVariablesPass);
+  return P;
 }
 
 } // namespace frost

@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -101,6 +102,13 @@ bool isVariableCollection(llvm::StringRef Key) {
 }
 
 class StripSaveNodesPass : public Pass {
+public:
+  StripSaveNodesPass() = default;
+  explicit StripSaveNodesPass(const KeepOutputsOptions &O) {
+    Outputs.set(O.Outputs);
+  }
+
+private:
   Option<bool> Initializers{
       *this, "initializers",
       "Also strip variable initializers (init, V/Assign, V/Initializer/...) no other node needs",
@@ -337,5 +345,11 @@ class StripSaveNodesPass : public Pass {
 } // namespace
 
 std::unique_ptr<Pass> createStripSaveNodesPass() { return std::make_unique<StripSaveNodesPass>(); }
+
+std::unique_ptr<Pass> createStripSaveNodesPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<StripSaveNodesPass>(Options);
+  P->setName(PassName::createStripSaveNodesPass);
+  return P;
+}
 
 } // namespace frost

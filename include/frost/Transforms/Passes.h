@@ -5,12 +5,22 @@
 #include "frost/Pass/Pass.h"
 #include "frost/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 
 namespace frost {
 
 #define FROST_PASS(NAME, FACTORY, SUMMARY) std::unique_ptr<Pass> FACTORY();
 #include "frost/Transforms/Passes.def"
+
+/// Each pass's registered name, by its factory (PassName::createPrunePass is
+/// "prune"): for the typed factories of PassOptions.h, which name their pass
+/// as the registry would.
+struct PassName {
+#define FROST_PASS(NAME, FACTORY, SUMMARY) static constexpr llvm::StringLiteral FACTORY{NAME};
+#include "frost/Transforms/Passes.def"
+};
 
 /// Adds every pass and named pipeline of Passes.def to `Registry`.
 void registerAllPasses(PassRegistry &Registry);

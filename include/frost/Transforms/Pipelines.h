@@ -1,13 +1,16 @@
 //===- Pipelines.h - Pass sequences defined once ----------------*- C++ -*-===//
 //
-// The order of the passes that freeze a graph, defined here only: frost-opt's
-// named `freeze` pipeline is this sequence with the default choices, and
-// freeze-graph (lib/Freeze) builds its pipeline from it with the choices its
-// flags make. docs/freeze-graph.md explains the order.
+// The order of the passes that freeze a graph, defined here only, by a typed
+// builder: freeze-graph (lib/Freeze) builds its pipeline with the choices
+// and values its flags make, and frost-opt's named `freeze` pipeline is the
+// same sequence with the default choices. docs/freeze-graph.md explains the
+// order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_TRANSFORMS_PIPELINES_H
 #define FROST_TRANSFORMS_PIPELINES_H
+
+#include "frost/Pass/PassManager.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -35,8 +38,37 @@ struct FreezeSequence {
   bool ClearDevices = true;
 };
 
-/// The registered pass names, in the order they run.
-std::vector<llvm::StringRef> freezePasses(const FreezeSequence &Sequence = {});
+/// What the freeze sequence's passes are told.
+struct FreezePipelineOptions {
+  FreezeSequence Sequence;
+  /// Nodes to keep: outputs, initializer nodes, table initializers.
+  std::vector<std::string> Keep;
+  /// A TF2 signature's inputs, kept even when unused (as TensorFlow does).
+  std::vector<std::string> SignatureInputs;
+  /// Keep in the function's output order (the signature's key order), for
+  /// the layout: the same outputs give the same graph, however named.
+  std::vector<std::string> FunctionOutputs;
+  /// Empty: none (a graph with nothing to freeze).
+  std::string Checkpoint;
+  std::vector<std::string> Rename, Bind, Only, Except;
+  std::string Ema;
+  /// If/Case/While lowered to Switch/Merge as they are inlined.
+  bool LowerControlFlow = true;
+};
+
+/// Which passes of the sequence a builder adds: those before
+/// convert-variables-to-constants (freeze-graph --verify keeps the graph
+/// they leave), those from it on, or all.
+enum class FreezeStage { BeforeConversion, FromConversion, All };
+
+/// The freeze sequence: each pass made from its typed options
+/// (frost/Transforms/PassOptions.h), in the order docs/freeze-graph.md
+/// explains. The one definition of that order.
+void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &Options,
+                         FreezeStage Stage = FreezeStage::All);
+
+/// The registered pass names of the sequence, in the order they run.
+std::vector<std::string> freezePasses(const FreezeSequence &Sequence = {});
 
 /// The same as pipeline text ("a,b,c"), for the registry's named pipeline.
 std::string freezePipelineText(const FreezeSequence &Sequence = {});
