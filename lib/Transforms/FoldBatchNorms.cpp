@@ -25,6 +25,7 @@
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
@@ -79,6 +80,14 @@ std::optional<Affine> matchAffine(const Input &In, const llvm::StringSet<> &Prot
 }
 
 class FoldBatchNormsPass : public Pass {
+public:
+  FoldBatchNormsPass() = default;
+  explicit FoldBatchNormsPass(const KeepOutputsOptions &O) {
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
   Statistic NumScales{*this, "scales-folded", "Multiplications folded into weights"};
@@ -199,6 +208,12 @@ class FoldBatchNormsPass : public Pass {
 
 std::unique_ptr<Pass> createFoldBatchNormsPass() {
   return std::make_unique<FoldBatchNormsPass>();
+}
+
+std::unique_ptr<Pass> createFoldBatchNormsPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<FoldBatchNormsPass>(Options);
+  P->setName(PassName::createFoldBatchNormsPass);
+  return P;
 }
 
 } // namespace frost

@@ -37,6 +37,7 @@
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/TensorName.h"
 #include "frost/Tensor/Shape.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
@@ -68,6 +69,16 @@ struct NodeState {
 };
 
 class FoldConstantsPass : public Pass {
+public:
+  FoldConstantsPass() = default;
+  explicit FoldConstantsPass(const FoldConstantsOptions &O) {
+    if (!O.Inputs.empty())
+      Inputs.set(O.Inputs);
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> ExcludeOps{*this, "exclude-op", "Ops never folded"};
   ListOption<std::string> ExcludeNodes{*this, "exclude-node", "Nodes never folded"};
   ListOption<std::string> Inputs{*this, "inputs",
@@ -395,5 +406,11 @@ class FoldConstantsPass : public Pass {
 } // namespace
 
 std::unique_ptr<Pass> createFoldConstantsPass() { return std::make_unique<FoldConstantsPass>(); }
+
+std::unique_ptr<Pass> createFoldConstantsPass(const FoldConstantsOptions &Options) {
+  auto P = std::make_unique<FoldConstantsPass>(Options);
+  P->setName(PassName::createFoldConstantsPass);
+  return P;
+}
 
 } // namespace frost

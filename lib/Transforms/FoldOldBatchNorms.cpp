@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
 #include "frost/Transforms/Utils/WeightFolding.h"
@@ -92,6 +93,14 @@ absl::StatusOr<BatchNorm> readBatchNorm(Node &N) {
 }
 
 class FoldOldBatchNormsPass : public Pass {
+public:
+  FoldOldBatchNormsPass() = default;
+  explicit FoldOldBatchNormsPass(const KeepOutputsOptions &O) {
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
   Statistic NumFolded{*this, "batch-norms-folded", "Batch norm ops folded into convolutions"};
@@ -223,6 +232,12 @@ class FoldOldBatchNormsPass : public Pass {
 
 std::unique_ptr<Pass> createFoldOldBatchNormsPass() {
   return std::make_unique<FoldOldBatchNormsPass>();
+}
+
+std::unique_ptr<Pass> createFoldOldBatchNormsPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<FoldOldBatchNormsPass>(Options);
+  P->setName(PassName::createFoldOldBatchNormsPass);
+  return P;
 }
 
 } // namespace frost

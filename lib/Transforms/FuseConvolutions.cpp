@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
@@ -45,6 +46,10 @@ enum class Fusion { Pad, Resize, ResizePad };
 class FuseConvolutionsPass : public Pass {
 public:
   explicit FuseConvolutionsPass(Fusion Which) : Which(Which) {}
+  FuseConvolutionsPass(Fusion Which, const KeepOutputsOptions &O) : Which(Which) {
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
 
 private:
   Fusion Which;
@@ -200,6 +205,25 @@ std::unique_ptr<Pass> createFuseResizeAndConvPass() {
 }
 std::unique_ptr<Pass> createFuseResizePadAndConvPass() {
   return std::make_unique<FuseConvolutionsPass>(Fusion::ResizePad);
+}
+
+namespace {
+std::unique_ptr<Pass> namedFusion(Fusion Which, const KeepOutputsOptions &O,
+                                  llvm::StringRef Name) {
+  auto P = std::make_unique<FuseConvolutionsPass>(Which, O);
+  P->setName(Name);
+  return P;
+}
+} // namespace
+
+std::unique_ptr<Pass> createFusePadAndConvPass(const KeepOutputsOptions &Options) {
+  return namedFusion(Fusion::Pad, Options, PassName::createFusePadAndConvPass);
+}
+std::unique_ptr<Pass> createFuseResizeAndConvPass(const KeepOutputsOptions &Options) {
+  return namedFusion(Fusion::Resize, Options, PassName::createFuseResizeAndConvPass);
+}
+std::unique_ptr<Pass> createFuseResizePadAndConvPass(const KeepOutputsOptions &Options) {
+  return namedFusion(Fusion::ResizePad, Options, PassName::createFuseResizePadAndConvPass);
 }
 
 } // namespace frost

@@ -27,6 +27,7 @@
 #include "frost/IR/Matchers.h"
 #include "frost/IR/Model.h"
 #include "frost/Tensor/Shape.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
@@ -136,6 +137,14 @@ std::optional<Site> matchSite(Node &Root) {
 constexpr int64_t MaxChannels = int64_t(1) << 24;
 
 class FuseDecomposedBatchNormPass : public Pass {
+public:
+  FuseDecomposedBatchNormPass() = default;
+  explicit FuseDecomposedBatchNormPass(const KeepOutputsOptions &O) {
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
   Statistic NumFused{*this, "batch-norms-fused", "Decomposed batch norms made one FusedBatchNorm"};
@@ -243,6 +252,12 @@ class FuseDecomposedBatchNormPass : public Pass {
 
 std::unique_ptr<Pass> createFuseDecomposedBatchNormPass() {
   return std::make_unique<FuseDecomposedBatchNormPass>();
+}
+
+std::unique_ptr<Pass> createFuseDecomposedBatchNormPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<FuseDecomposedBatchNormPass>(Options);
+  P->setName(PassName::createFuseDecomposedBatchNormPass);
+  return P;
 }
 
 } // namespace frost

@@ -389,7 +389,8 @@ class InlineTableFilesPass : public Pass {
 public:
   InlineTableFilesPass() = default;
   explicit InlineTableFilesPass(const KeepOutputsOptions &O) {
-    Outputs.set(O.Outputs);
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
   }
 
 private:

@@ -1,6 +1,9 @@
 //===- OptimizeForInference.cpp - optimize_for_inference as passes --------===//
 #include "frost/Transforms/OptimizeForInference.h"
 
+#include "frost/Transforms/PassOptions.h"
+#include "frost/Transforms/Passes.h"
+
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -37,34 +40,53 @@ std::vector<std::string> placeholdersToConst(const Graph &G,
   return Bind;
 }
 
-absl::Status addOptimizePasses(PassManager &PM, const PassRegistry &Registry,
-                               const OptimizeSequence &Sequence, const OptimizeTargets &T) {
-  for (llvm::StringRef Name : optimizePasses(Sequence)) {
-    std::unique_ptr<Pass> P = Registry.create(Name);
-    if (!P)
-      return absl::InternalError(absl::StrCat("no pass '", Name.str(), "' is registered"));
-    auto setList = [&](llvm::StringRef Option, const std::vector<std::string> &Values) {
-      if (auto *O = P->option<ListOption<std::string>>(Option); O && !Values.empty())
-        O->set(Values);
-    };
-    setList("outputs", T.Outputs);
+void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const OptimizeTargets &T) {
+  KeepOutputsOptions Keep{T.Outputs};
+  if (S.BindPlaceholders)
+    PM.addPass(createBindPlaceholdersPass(BindPlaceholdersOptions{T.Bind}));
+  if (S.StripUnused) {
     // Folding and pruning stop at the inputs; strip-unused-nodes makes them
-    // Placeholders.
-    if (Name != "prune")
-      setList("inputs", T.Inputs);
-    if (Name == "bind-placeholders")
-      setList("bind", T.Bind);
-    if (Name == "strip-unused-nodes" && !T.PlaceholderTypes.empty()) {
-      if (T.PlaceholderTypes.size() == 1) {
-        P->option<Option<std::string>>("type")->set(T.PlaceholderTypes.front());
-      } else {
-        setList("name", T.Inputs);
-        setList("type-for-name", T.PlaceholderTypes);
-      }
+    // Placeholders, of one dtype or one per input.
+    StripUnusedNodesOptions Strip{T.Inputs, T.Outputs, "", {}, {}};
+    if (T.PlaceholderTypes.size() == 1) {
+      Strip.Type = T.PlaceholderTypes.front();
+    } else if (!T.PlaceholderTypes.empty()) {
+      Strip.Names = T.Inputs;
+      Strip.TypeForName = T.PlaceholderTypes;
     }
-    FROST_RETURN_IF_ERROR(P->validateOptions());
+    PM.addPass(createStripUnusedNodesPass(Strip));
+  }
+  // Identities between a convolution and its batch norm hide the pattern.
+  PM.addPass(createRemoveTrainingNodesPass(Keep));
+  // Before the batch norm passes, which fold float and double weights.
+  if (S.ComputeInFloat32) {
+    std::unique_ptr<Pass> P = createComputeInFloat32Pass();
+    P->setName(PassName::createComputeInFloat32Pass);
     PM.addPass(std::move(P));
   }
+  // Before folding, which would take the decomposed pattern apart.
+  PM.addPass(createFuseDecomposedBatchNormPass(Keep));
+  // Batch norm parameters and biases computed from constants (Keras 3's
+  // bias Reshape/Squeeze, a Dense layer's decomposed norm) become Consts.
+  PM.addPass(createFoldConstantsPass(FoldConstantsOptions{T.Inputs, T.Outputs}));
+  PM.addPass(createFoldOldBatchNormsPass(Keep));
+  PM.addPass(createFoldBatchNormsPass(Keep));
+  // optimize_for_inference's fuse_resize_and_conv: resize+pad first.
+  if (!S.TocoCompatible) {
+    PM.addPass(createFuseResizePadAndConvPass(Keep));
+    PM.addPass(createFusePadAndConvPass(Keep));
+    PM.addPass(createFuseResizeAndConvPass(Keep));
+  }
+  if (S.Prune)
+    PM.addPass(createPrunePass(Keep));
+}
+
+absl::Status addOptimizePasses(PassManager &PM, const PassRegistry &,
+                               const OptimizeSequence &Sequence, const OptimizeTargets &T) {
+  size_t First = PM.passes().size();
+  buildOptimizePipeline(PM, Sequence, T);
+  for (size_t I = First; I < PM.passes().size(); ++I)
+    FROST_RETURN_IF_ERROR(PM.passes()[I]->validateOptions());
   return absl::OkStatus();
 }
 

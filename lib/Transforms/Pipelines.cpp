@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Pass sequences defined once ------------------------===//
 #include "frost/Transforms/Pipelines.h"
 
+#include "frost/Transforms/OptimizeForInference.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
@@ -83,30 +84,13 @@ std::string freezePipelineText(const FreezeSequence &Sequence) {
   return llvm::join(freezePasses(Sequence), ",");
 }
 
-std::vector<llvm::StringRef> optimizePasses(const OptimizeSequence &S) {
-  std::vector<llvm::StringRef> Passes;
-  if (S.BindPlaceholders)
-    Passes.push_back("bind-placeholders");
-  if (S.StripUnused)
-    Passes.push_back("strip-unused-nodes");
-  // Identities between a convolution and its batch norm hide the pattern.
-  Passes.push_back("remove-training-nodes");
-  // Before the batch norm passes, which fold float and double weights.
-  if (S.ComputeInFloat32)
-    Passes.push_back("compute-in-float32");
-  // Before folding, which would take the decomposed pattern apart.
-  Passes.push_back("fuse-decomposed-batch-norm");
-  // Batch norm parameters and biases computed from constants (Keras 3's
-  // bias Reshape/Squeeze, a Dense layer's decomposed norm) become Consts.
-  Passes.push_back("fold-constants");
-  Passes.insert(Passes.end(), {"fold-old-batch-norms", "fold-batch-norms"});
-  // optimize_for_inference's fuse_resize_and_conv: resize+pad first.
-  if (!S.TocoCompatible)
-    Passes.insert(Passes.end(),
-                  {"fuse-resize-pad-and-conv", "fuse-pad-and-conv", "fuse-resize-and-conv"});
-  if (S.Prune)
-    Passes.push_back("prune");
-  return Passes;
+std::vector<std::string> optimizePasses(const OptimizeSequence &Sequence) {
+  PassManager PM;
+  buildOptimizePipeline(PM, Sequence, {});
+  std::vector<std::string> Names;
+  for (const std::unique_ptr<Pass> &P : PM.passes())
+    Names.push_back(P->name().str());
+  return Names;
 }
 
 std::string optimizePipelineText(const OptimizeSequence &Sequence) {

@@ -20,7 +20,8 @@ class PrunePass : public Pass {
 public:
   PrunePass() = default;
   explicit PrunePass(const KeepOutputsOptions &O) {
-    Outputs.set(O.Outputs);
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
   }
 
 private:

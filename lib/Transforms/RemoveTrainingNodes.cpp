@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/ConstructionOrder.h"
 #include "frost/IR/Model.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/GraphInterface.h"
 
@@ -34,6 +35,14 @@ bool isPassThrough(llvm::StringRef Op) {
 }
 
 class RemoveTrainingNodesPass : public Pass {
+public:
+  RemoveTrainingNodesPass() = default;
+  explicit RemoveTrainingNodesPass(const KeepOutputsOptions &O) {
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+  }
+
+private:
   ListOption<std::string> Outputs{*this, "outputs", "Nodes never removed (the graph's outputs)"};
   Statistic NumChecks{*this, "check-numerics-removed", "CheckNumerics nodes removed"};
   Statistic NumSpliced{*this, "identities-spliced", "Identity and StopGradient nodes spliced out"};
@@ -103,6 +112,12 @@ class RemoveTrainingNodesPass : public Pass {
 
 std::unique_ptr<Pass> createRemoveTrainingNodesPass() {
   return std::make_unique<RemoveTrainingNodesPass>();
+}
+
+std::unique_ptr<Pass> createRemoveTrainingNodesPass(const KeepOutputsOptions &Options) {
+  auto P = std::make_unique<RemoveTrainingNodesPass>(Options);
+  P->setName(PassName::createRemoveTrainingNodesPass);
+  return P;
 }
 
 } // namespace frost

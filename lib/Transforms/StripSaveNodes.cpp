@@ -105,7 +105,8 @@ class StripSaveNodesPass : public Pass {
 public:
   StripSaveNodesPass() = default;
   explicit StripSaveNodesPass(const KeepOutputsOptions &O) {
-    Outputs.set(O.Outputs);
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
   }
 
 private:

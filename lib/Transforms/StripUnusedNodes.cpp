@@ -22,6 +22,7 @@
 #include "frost/IR/TensorName.h"
 #include "frost/Support/Suggest.h"
 #include "frost/Tensor/DataType.h"
+#include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -86,6 +87,22 @@ absl::StatusOr<tensorflow::TensorShapeProto> parseShape(llvm::StringRef Text,
 }
 
 class StripUnusedNodesPass : public Pass {
+public:
+  StripUnusedNodesPass() = default;
+  explicit StripUnusedNodesPass(const StripUnusedNodesOptions &O) {
+    if (!O.Inputs.empty())
+      Inputs.set(O.Inputs);
+    if (!O.Outputs.empty())
+      Outputs.set(O.Outputs);
+    if (!O.Type.empty())
+      Type.set(O.Type);
+    if (!O.Names.empty())
+      Names.set(O.Names);
+    if (!O.TypeForName.empty())
+      TypeForName.set(O.TypeForName);
+  }
+
+private:
   ListOption<std::string> Inputs{*this, "inputs",
                                  "Nodes that become Placeholders; what only they need goes"};
   ListOption<std::string> Outputs{*this, "outputs", "Nodes to keep, with what they need"};
@@ -216,6 +233,12 @@ class StripUnusedNodesPass : public Pass {
 
 std::unique_ptr<Pass> createStripUnusedNodesPass() {
   return std::make_unique<StripUnusedNodesPass>();
+}
+
+std::unique_ptr<Pass> createStripUnusedNodesPass(const StripUnusedNodesOptions &Options) {
+  auto P = std::make_unique<StripUnusedNodesPass>(Options);
+  P->setName(PassName::createStripUnusedNodesPass);
+  return P;
 }
 
 } // namespace frost

@@ -38,6 +38,12 @@ std::vector<std::string> placeholdersToConst(const Graph &G,
                                              std::vector<std::string> &Skipped);
 
 /// Adds `Sequence`'s passes to PM, each told the targets it takes.
+/// optimize_for_inference's sequence, each pass made from its typed
+/// options (frost/Transforms/PassOptions.h) and told the inputs and outputs.
+/// The one definition of that sequence's order.
+void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &Sequence,
+                           const OptimizeTargets &Targets);
+
 absl::Status addOptimizePasses(PassManager &PM, const PassRegistry &Registry,
                                const OptimizeSequence &Sequence, const OptimizeTargets &Targets);
 

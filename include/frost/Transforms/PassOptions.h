@@ -52,13 +52,35 @@ struct ConvertVariablesToConstantsOptions {
 std::unique_ptr<Pass>
 createConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &Options);
 
-/// For the passes whose only option is the nodes to keep.
+/// For the passes whose only option is the nodes to keep (empty: unset).
 struct KeepOutputsOptions {
   std::vector<std::string> Outputs;
 };
 std::unique_ptr<Pass> createInlineTableFilesPass(const KeepOutputsOptions &Options);
 std::unique_ptr<Pass> createStripSaveNodesPass(const KeepOutputsOptions &Options);
 std::unique_ptr<Pass> createPrunePass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createRemoveTrainingNodesPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFuseDecomposedBatchNormPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFoldOldBatchNormsPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFoldBatchNormsPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFusePadAndConvPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFuseResizeAndConvPass(const KeepOutputsOptions &Options);
+std::unique_ptr<Pass> createFuseResizePadAndConvPass(const KeepOutputsOptions &Options);
+
+/// The graph's inputs and outputs (empty: unset).
+struct FoldConstantsOptions {
+  std::vector<std::string> Inputs, Outputs;
+};
+std::unique_ptr<Pass> createFoldConstantsPass(const FoldConstantsOptions &Options);
+
+struct StripUnusedNodesOptions {
+  /// Empty: unset.
+  std::vector<std::string> Inputs, Outputs;
+  /// One dtype for every new Placeholder (empty: unset), or one per name.
+  std::string Type;
+  std::vector<std::string> Names, TypeForName;
+};
+std::unique_ptr<Pass> createStripUnusedNodesPass(const StripUnusedNodesOptions &Options);
 
 struct FunctionGraphLayoutOptions {
   /// The function's input Placeholders and output nodes, in order.

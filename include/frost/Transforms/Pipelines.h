@@ -96,7 +96,7 @@ struct OptimizeSequence {
 /// fuse_resize_and_conv), with Frost's: constants folded after the
 /// decomposed batch norms are fused (so parameters computed from constants
 /// count), scales and shifts folded into weights, and a final prune.
-std::vector<llvm::StringRef> optimizePasses(const OptimizeSequence &Sequence);
+std::vector<std::string> optimizePasses(const OptimizeSequence &Sequence);
 
 /// The same as pipeline text, for the registry's named pipeline (without
 /// the steps that need inputs and outputs) and transform-graph.
