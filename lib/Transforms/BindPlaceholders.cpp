@@ -555,9 +555,7 @@ std::unique_ptr<Pass> createBindPlaceholdersPass() {
 }
 
 std::unique_ptr<Pass> createBindPlaceholdersPass(const BindPlaceholdersOptions &Options) {
-  auto P = std::make_unique<BindPlaceholdersPass>(Options);
-  P->setName(PassName::createBindPlaceholdersPass);
-  return P;
+  return makeNamedPass<BindPlaceholdersPass>(PassName::createBindPlaceholdersPass, Options);
 }
 
 } // namespace frost

@@ -106,12 +106,9 @@ public:
   ConvertVariablesToConstantsPass() = default;
   explicit ConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &O) {
     Outputs.set(O.Outputs);
-    if (!O.Checkpoint.empty())
-      Checkpoint.set(O.Checkpoint);
-    if (!O.Only.empty())
-      Only.set(O.Only);
-    if (!O.Except.empty())
-      Except.set(O.Except);
+    Checkpoint.setIfGiven(O.Checkpoint);
+    Only.setIfGiven(O.Only);
+    Except.setIfGiven(O.Except);
   }
 
 private:
@@ -605,9 +602,7 @@ std::unique_ptr<Pass> createConvertVariablesToConstantsPass() {
 }
 
 std::unique_ptr<Pass> createConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &Options) {
-  auto P = std::make_unique<ConvertVariablesToConstantsPass>(Options);
-  P->setName(PassName::createConvertVariablesToConstantsPass);
-  return P;
+  return makeNamedPass<ConvertVariablesToConstantsPass>(PassName::createConvertVariablesToConstantsPass, Options);
 }
 
 } // namespace frost

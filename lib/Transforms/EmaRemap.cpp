@@ -240,9 +240,7 @@ private:
 std::unique_ptr<Pass> createEmaRemapPass() { return std::make_unique<EmaRemapPass>(); }
 
 std::unique_ptr<Pass> createEmaRemapPass(const EmaRemapOptions &Options) {
-  auto P = std::make_unique<EmaRemapPass>(Options);
-  P->setName(PassName::createEmaRemapPass);
-  return P;
+  return makeNamedPass<EmaRemapPass>(PassName::createEmaRemapPass, Options);
 }
 
 } // namespace frost

@@ -83,8 +83,7 @@ class FoldBatchNormsPass : public Pass {
 public:
   FoldBatchNormsPass() = default;
   explicit FoldBatchNormsPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -211,9 +210,7 @@ std::unique_ptr<Pass> createFoldBatchNormsPass() {
 }
 
 std::unique_ptr<Pass> createFoldBatchNormsPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<FoldBatchNormsPass>(Options);
-  P->setName(PassName::createFoldBatchNormsPass);
-  return P;
+  return makeNamedPass<FoldBatchNormsPass>(PassName::createFoldBatchNormsPass, Options);
 }
 
 } // namespace frost

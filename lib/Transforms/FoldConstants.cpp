@@ -72,10 +72,8 @@ class FoldConstantsPass : public Pass {
 public:
   FoldConstantsPass() = default;
   explicit FoldConstantsPass(const FoldConstantsOptions &O) {
-    if (!O.Inputs.empty())
-      Inputs.set(O.Inputs);
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Inputs.setIfGiven(O.Inputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -408,9 +406,7 @@ private:
 std::unique_ptr<Pass> createFoldConstantsPass() { return std::make_unique<FoldConstantsPass>(); }
 
 std::unique_ptr<Pass> createFoldConstantsPass(const FoldConstantsOptions &Options) {
-  auto P = std::make_unique<FoldConstantsPass>(Options);
-  P->setName(PassName::createFoldConstantsPass);
-  return P;
+  return makeNamedPass<FoldConstantsPass>(PassName::createFoldConstantsPass, Options);
 }
 
 } // namespace frost

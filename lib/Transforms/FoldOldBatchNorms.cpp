@@ -96,8 +96,7 @@ class FoldOldBatchNormsPass : public Pass {
 public:
   FoldOldBatchNormsPass() = default;
   explicit FoldOldBatchNormsPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -235,9 +234,7 @@ std::unique_ptr<Pass> createFoldOldBatchNormsPass() {
 }
 
 std::unique_ptr<Pass> createFoldOldBatchNormsPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<FoldOldBatchNormsPass>(Options);
-  P->setName(PassName::createFoldOldBatchNormsPass);
-  return P;
+  return makeNamedPass<FoldOldBatchNormsPass>(PassName::createFoldOldBatchNormsPass, Options);
 }
 
 } // namespace frost

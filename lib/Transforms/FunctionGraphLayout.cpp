@@ -205,9 +205,7 @@ std::unique_ptr<Pass> createFunctionGraphLayoutPass() {
 }
 
 std::unique_ptr<Pass> createFunctionGraphLayoutPass(const FunctionGraphLayoutOptions &Options) {
-  auto P = std::make_unique<FunctionGraphLayoutPass>(Options);
-  P->setName(PassName::createFunctionGraphLayoutPass);
-  return P;
+  return makeNamedPass<FunctionGraphLayoutPass>(PassName::createFunctionGraphLayoutPass, Options);
 }
 
 } // namespace frost

@@ -47,8 +47,7 @@ class FuseConvolutionsPass : public Pass {
 public:
   explicit FuseConvolutionsPass(Fusion Which) : Which(Which) {}
   FuseConvolutionsPass(Fusion Which, const KeepOutputsOptions &O) : Which(Which) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -207,23 +206,17 @@ std::unique_ptr<Pass> createFuseResizePadAndConvPass() {
   return std::make_unique<FuseConvolutionsPass>(Fusion::ResizePad);
 }
 
-namespace {
-std::unique_ptr<Pass> namedFusion(Fusion Which, const KeepOutputsOptions &O,
-                                  llvm::StringRef Name) {
-  auto P = std::make_unique<FuseConvolutionsPass>(Which, O);
-  P->setName(Name);
-  return P;
-}
-} // namespace
-
 std::unique_ptr<Pass> createFusePadAndConvPass(const KeepOutputsOptions &Options) {
-  return namedFusion(Fusion::Pad, Options, PassName::createFusePadAndConvPass);
+  return makeNamedPass<FuseConvolutionsPass>(PassName::createFusePadAndConvPass, Fusion::Pad,
+                                             Options);
 }
 std::unique_ptr<Pass> createFuseResizeAndConvPass(const KeepOutputsOptions &Options) {
-  return namedFusion(Fusion::Resize, Options, PassName::createFuseResizeAndConvPass);
+  return makeNamedPass<FuseConvolutionsPass>(PassName::createFuseResizeAndConvPass,
+                                             Fusion::Resize, Options);
 }
 std::unique_ptr<Pass> createFuseResizePadAndConvPass(const KeepOutputsOptions &Options) {
-  return namedFusion(Fusion::ResizePad, Options, PassName::createFuseResizePadAndConvPass);
+  return makeNamedPass<FuseConvolutionsPass>(PassName::createFuseResizePadAndConvPass,
+                                             Fusion::ResizePad, Options);
 }
 
 } // namespace frost

@@ -140,8 +140,7 @@ class FuseDecomposedBatchNormPass : public Pass {
 public:
   FuseDecomposedBatchNormPass() = default;
   explicit FuseDecomposedBatchNormPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -255,9 +254,7 @@ std::unique_ptr<Pass> createFuseDecomposedBatchNormPass() {
 }
 
 std::unique_ptr<Pass> createFuseDecomposedBatchNormPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<FuseDecomposedBatchNormPass>(Options);
-  P->setName(PassName::createFuseDecomposedBatchNormPass);
-  return P;
+  return makeNamedPass<FuseDecomposedBatchNormPass>(PassName::createFuseDecomposedBatchNormPass, Options);
 }
 
 } // namespace frost

@@ -329,9 +329,7 @@ std::unique_ptr<Pass> createInlineFunctionsPass() {
 }
 
 std::unique_ptr<Pass> createInlineFunctionsPass(const InlineFunctionsOptions &Options) {
-  auto P = std::make_unique<InlineFunctionsPass>(Options);
-  P->setName(PassName::createInlineFunctionsPass);
-  return P;
+  return makeNamedPass<InlineFunctionsPass>(PassName::createInlineFunctionsPass, Options);
 }
 
 } // namespace frost

@@ -389,8 +389,7 @@ class InlineTableFilesPass : public Pass {
 public:
   InlineTableFilesPass() = default;
   explicit InlineTableFilesPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -496,9 +495,7 @@ std::unique_ptr<Pass> createInlineTableFilesPass() {
 }
 
 std::unique_ptr<Pass> createInlineTableFilesPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<InlineTableFilesPass>(Options);
-  P->setName(PassName::createInlineTableFilesPass);
-  return P;
+  return makeNamedPass<InlineTableFilesPass>(PassName::createInlineTableFilesPass, Options);
 }
 
 } // namespace frost

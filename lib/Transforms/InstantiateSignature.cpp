@@ -52,9 +52,7 @@ std::unique_ptr<Pass> createInstantiateSignaturePass() {
 }
 
 std::unique_ptr<Pass> createInstantiateSignaturePass(const InstantiateSignatureOptions &Options) {
-  auto P = std::make_unique<InstantiateSignaturePass>(Options);
-  P->setName(PassName::createInstantiateSignaturePass);
-  return P;
+  return makeNamedPass<InstantiateSignaturePass>(PassName::createInstantiateSignaturePass, Options);
 }
 
 } // namespace frost

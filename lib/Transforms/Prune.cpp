@@ -20,8 +20,7 @@ class PrunePass : public Pass {
 public:
   PrunePass() = default;
   explicit PrunePass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -55,9 +54,7 @@ private:
 std::unique_ptr<Pass> createPrunePass() { return std::make_unique<PrunePass>(); }
 
 std::unique_ptr<Pass> createPrunePass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<PrunePass>(Options);
-  P->setName(PassName::createPrunePass);
-  return P;
+  return makeNamedPass<PrunePass>(PassName::createPrunePass, Options);
 }
 
 } // namespace frost

@@ -38,8 +38,7 @@ class RemoveTrainingNodesPass : public Pass {
 public:
   RemoveTrainingNodesPass() = default;
   explicit RemoveTrainingNodesPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -115,9 +114,7 @@ std::unique_ptr<Pass> createRemoveTrainingNodesPass() {
 }
 
 std::unique_ptr<Pass> createRemoveTrainingNodesPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<RemoveTrainingNodesPass>(Options);
-  P->setName(PassName::createRemoveTrainingNodesPass);
-  return P;
+  return makeNamedPass<RemoveTrainingNodesPass>(PassName::createRemoveTrainingNodesPass, Options);
 }
 
 } // namespace frost

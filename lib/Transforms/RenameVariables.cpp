@@ -91,9 +91,7 @@ std::unique_ptr<Pass> createRenameVariablesPass() {
 }
 
 std::unique_ptr<Pass> createRenameVariablesPass(const RenameVariablesOptions &Options) {
-  auto P = std::make_unique<RenameVariablesPass>(Options);
-  P->setName(PassName::createRenameVariablesPass);
-  return P;
+  return makeNamedPass<RenameVariablesPass>(PassName::createRenameVariablesPass, Options);
 }
 
 } // namespace frost

@@ -105,8 +105,7 @@ class StripSaveNodesPass : public Pass {
 public:
   StripSaveNodesPass() = default;
   explicit StripSaveNodesPass(const KeepOutputsOptions &O) {
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
   }
 
 private:
@@ -348,9 +347,7 @@ private:
 std::unique_ptr<Pass> createStripSaveNodesPass() { return std::make_unique<StripSaveNodesPass>(); }
 
 std::unique_ptr<Pass> createStripSaveNodesPass(const KeepOutputsOptions &Options) {
-  auto P = std::make_unique<StripSaveNodesPass>(Options);
-  P->setName(PassName::createStripSaveNodesPass);
-  return P;
+  return makeNamedPass<StripSaveNodesPass>(PassName::createStripSaveNodesPass, Options);
 }
 
 } // namespace frost

@@ -90,16 +90,11 @@ class StripUnusedNodesPass : public Pass {
 public:
   StripUnusedNodesPass() = default;
   explicit StripUnusedNodesPass(const StripUnusedNodesOptions &O) {
-    if (!O.Inputs.empty())
-      Inputs.set(O.Inputs);
-    if (!O.Outputs.empty())
-      Outputs.set(O.Outputs);
-    if (!O.Type.empty())
-      Type.set(O.Type);
-    if (!O.Names.empty())
-      Names.set(O.Names);
-    if (!O.TypeForName.empty())
-      TypeForName.set(O.TypeForName);
+    Inputs.setIfGiven(O.Inputs);
+    Outputs.setIfGiven(O.Outputs);
+    Type.setIfGiven(O.Type);
+    Names.setIfGiven(O.Names);
+    TypeForName.setIfGiven(O.TypeForName);
   }
 
 private:
@@ -236,9 +231,7 @@ std::unique_ptr<Pass> createStripUnusedNodesPass() {
 }
 
 std::unique_ptr<Pass> createStripUnusedNodesPass(const StripUnusedNodesOptions &Options) {
-  auto P = std::make_unique<StripUnusedNodesPass>(Options);
-  P->setName(PassName::createStripUnusedNodesPass);
-  return P;
+  return makeNamedPass<StripUnusedNodesPass>(PassName::createStripUnusedNodesPass, Options);
 }
 
 } // namespace frost

@@ -98,6 +98,12 @@ public:
     Value = std::move(V);
     markSet();
   }
+  /// set(V) unless V is T's empty value (a typed options struct's "not
+  /// given").
+  void setIfGiven(T V) {
+    if (V != T())
+      set(std::move(V));
+  }
   std::string print() const override { return detail::printScalar(Value); }
   llvm::StringRef typeName() const override { return detail::scalarTypeName<T>(); }
   bool isBool() const override { return std::is_same_v<T, bool>; }
@@ -141,6 +147,11 @@ public:
       Values = std::move(V);
     }
     markSet();
+  }
+  /// set(V) unless V is empty (a typed options struct's "not given").
+  void setIfGiven(std::vector<T> V) {
+    if (!V.empty())
+      set(std::move(V));
   }
   std::string print() const override;
   llvm::StringRef typeName() const override;
@@ -237,6 +248,15 @@ private:
   std::vector<OptionBase *> Options;
   std::vector<Statistic *> Statistics;
 };
+
+/// A pass of type PassT made from `Args` (its typed options), named as the
+/// registry names it: the typed factories of frost/Transforms/PassOptions.h.
+template <typename PassT, typename... ArgsT>
+std::unique_ptr<Pass> makeNamedPass(llvm::StringRef Name, ArgsT &&...Args) {
+  std::unique_ptr<Pass> P = std::make_unique<PassT>(std::forward<ArgsT>(Args)...);
+  P->setName(Name);
+  return P;
+}
 
 } // namespace frost
 
