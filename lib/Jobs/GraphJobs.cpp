@@ -27,7 +27,6 @@ absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const Graph
     Stopwatch Timer(Timing, "read input");
     if (Source.Bytes)
       return parseModel(*Source.Bytes, Source.BytesName, Read);
-    Ctx.inputs().noteWithSiblings(Source.Path);
     FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Source.Path));
     return readModel(Ctx, In.GraphPath, Read);
   }();
@@ -35,6 +34,11 @@ absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const Graph
     if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
       return absl::Status(S.code(), absl::StrCat(Source.name(), ": ", S.message()));
   return M;
+}
+
+void noteInputs(Context &Ctx, const GraphSource &Source) {
+  if (!Source.Bytes)
+    Ctx.inputs().noteWithSiblings(Source.Path);
 }
 
 absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
@@ -77,8 +81,7 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   // TensorFlow's default: 1, float.
   for (int Number : O.PlaceholderTypes.empty() ? std::vector<int>{1} : O.PlaceholderTypes)
     Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
-  if (!O.Input.Bytes)
-    Ctx.inputs().noteWithSiblings(O.Input.Path);
+  noteInputs(Ctx, O.Input);
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
@@ -118,8 +121,7 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
   absl::StatusOr<std::vector<PreparedTransform>> Transforms = prepareTransforms(O);
   if (!Transforms.ok())
     return usageError(Transforms.status());
-  if (!O.Input.Bytes)
-    Ctx.inputs().noteWithSiblings(O.Input.Path);
+  noteInputs(Ctx, O.Input);
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));

@@ -1,6 +1,8 @@
 //===- InspectJobs.cpp - frost-diff's and frost-inspect graph's jobs ------===//
 #include "frost/Jobs/Jobs.h"
 
+#include "JobsInternal.h"
+
 #include "frost/Inspect/GraphPicture.h"
 #include "frost/Inspect/GraphSummary.h"
 #include "frost/Support/File.h"
@@ -12,6 +14,8 @@ absl::StatusOr<inspect::GraphDiff> diffGraphs(Context &Ctx, const DiffGraphsOpti
   Read.Tags = O.Tags;
   std::unique_ptr<Model> Models[2];
   const GraphSource *Sources[2] = {&O.A, &O.B};
+  for (const GraphSource *Source : Sources)
+    noteInputs(Ctx, *Source);
   for (int I = 0; I < 2; ++I) {
     Stopwatch Timer(O.Timing, I ? "read B" : "read A");
     FROST_ASSIGN_OR_RETURN(Models[I], readGraphSource(Ctx, *Sources[I], Read));
@@ -31,8 +35,7 @@ absl::StatusOr<inspect::GraphDiff> diffGraphs(Context &Ctx, const DiffGraphsOpti
 
 absl::StatusOr<std::string> inspectGraph(Context &Ctx, const InspectGraphOptions &O) {
   using Form = InspectGraphOptions::Form;
-  if (!O.Input.Bytes)
-    Ctx.inputs().noteWithSiblings(O.Input.Path);
+  noteInputs(Ctx, O.Input);
   std::unique_ptr<OutputFile> Out;
   if (!O.Output.empty()) {
     FROST_ASSIGN_OR_RETURN(Out, OutputFile::prepare(Ctx, O.Output));

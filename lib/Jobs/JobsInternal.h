@@ -6,6 +6,11 @@
 
 namespace frost {
 
+/// Notes `Source`'s files (and their siblings: a checkpoint's shards, the
+/// SavedModel's variables) as the job's inputs, which no output may replace;
+/// once per job, before its output is prepared.
+void noteInputs(Context &Ctx, const GraphSource &Source);
+
 /// The output file of a destination, prepared before any work (a bad path
 /// fails at once; an input is never replaced); null for bytes.
 absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,

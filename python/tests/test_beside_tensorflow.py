@@ -37,14 +37,26 @@ with graph.as_default():
         saver.save(sess, prefix)
         expected = sess.run(y, {{x: data}})
 
-frozen = frost.freeze(prefix, ["y"])
-g = tf.Graph()
-with g.as_default():
-    v1.import_graph_def(v1.GraphDef.FromString(frozen), name="")
-with v1.Session(graph=g) as sess:
-    got = sess.run("y:0", {{"x:0": data}})
+def run_frozen(graph_bytes):
+    g = tf.Graph()
+    with g.as_default():
+        v1.import_graph_def(v1.GraphDef.FromString(graph_bytes), name="")
+    with v1.Session(graph=g) as sess:
+        return sess.run("y:0", {{"x:0": data}})
+
+# Every job of the API, in the process that imported TensorFlow first.
+frozen = frost.freeze(prefix, ["y"], verify=True)
+got = run_frozen(frozen)
 np.testing.assert_array_equal(got, expected)
 assert frost.summarize(frozen)["inputs"]
+assert frost.verify(frozen, prefix, "y")["passed"] is True
+fast = frost.optimize_for_inference(frozen, ["x"], ["y"])
+np.testing.assert_allclose(run_frozen(fast), expected, rtol=1e-6)
+small = frost.transform(frozen, "strip_unused_nodes fold_constants", ["x"], ["y"])
+np.testing.assert_allclose(run_frozen(small), expected, rtol=1e-6)
+assert frost.diff(frozen, frozen)["identical"] is True
+assert frost.diff(frozen, fast)["identical"] is False
+assert [v["name"] for v in frost.inspect_checkpoint(prefix)["variables"]] == ["b", "w"]
 print("same outputs", got.shape)
 """
 

@@ -71,6 +71,21 @@ def test_freeze_report(model, tmp_path):
     assert cli["output"]["sha256"] == got["output"]["sha256"]
 
 
+def test_freeze_verify_failure_writes_nothing(model, tmp_path):
+    """A finding raises with the findings, as freeze-graph --verify fails, and no file is left.
+    A pass that turns add = x * v1 + v2 into a Sub is such a finding."""
+    out = tmp_path / "frozen.pb"
+    pipeline = "rename-op{old-op-name=AddV2,new-op-name=Sub}"
+    r = run("freeze-graph", model, "--outputs", "add", "-o", out, "--verify", "--pass-pipeline",
+            pipeline)
+    assert r.returncode == 1 and not out.exists(), r.stderr
+    with pytest.raises(frost.FrostError) as e:
+        frost.freeze(model, "add", verify=True, pass_pipeline=pipeline, output=out)
+    assert "numeric: 'add:0' differs from the source in 1 of 1 values" in str(e.value)
+    assert "numeric: 'add:0' differs from the source in 1 of 1 values" in r.stderr
+    assert not out.exists() and os.listdir(tmp_path) == []
+
+
 def test_freeze_flags_by_python_name(model, tmp_path):
     with pytest.raises(TypeError, match="clear_devices"):
         frost.freeze(model, "add", clear_devices=True)

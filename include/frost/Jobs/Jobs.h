@@ -51,7 +51,8 @@ struct GraphDestination {
 };
 
 /// Reads `Source` as the job's input (timed as "read input" in
-/// Read.Timing), verified when `Verify` (errors name the input).
+/// Read.Timing), verified when `Verify` (errors name the input). A job that
+/// writes notes its inputs first (the jobs' noteInputs); reading notes none.
 absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const GraphSource &Source,
                                                        const ReadOptions &Read = {},
                                                        bool Verify = false,
