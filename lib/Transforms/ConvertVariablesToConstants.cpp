@@ -119,6 +119,7 @@ private:
       *this, "outputs",
       "Convert only the variables these nodes need (data, control and colocation inputs); "
       "default: every variable"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   ListOption<std::string> Only{*this, "only",
                                "Convert only these variables (node names; "
                                "freeze_graph's variable_names_whitelist)"};

@@ -89,6 +89,7 @@ public:
 private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumScales{*this, "scales-folded", "Multiplications folded into weights"};
   Statistic NumShifts{*this, "shifts-folded", "Constant additions folded into a bias"};
 

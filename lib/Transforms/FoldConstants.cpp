@@ -83,6 +83,7 @@ private:
                                  "Fed nodes (`name` or `name:k`): nothing downstream folds"};
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes that keep their names (folded in place)"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Option<int64_t> MaxConstantSize{*this, "max-constant-size",
                                   "Largest tensor, in bytes, made a constant", 10 * 1024 * 1024};
   Option<bool> ClearOutputShapes{*this, "clear-output-shapes",

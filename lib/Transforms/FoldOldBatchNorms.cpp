@@ -102,6 +102,7 @@ public:
 private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumFolded{*this, "batch-norms-folded", "Batch norm ops folded into convolutions"};
   Statistic NumLeftAlone{*this, "batch-norms-left-alone",
                          "Batch norm ops after a convolution left as they are (each with a "

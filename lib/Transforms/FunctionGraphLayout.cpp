@@ -45,6 +45,7 @@ public:
 private:
   ListOption<std::string> Inputs{*this, "inputs", "The function's input Placeholders, in order"};
   ListOption<std::string> Outputs{*this, "outputs", "The function's output nodes, in order"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
 
   absl::Status validateOptions() const override {
     if (Outputs.empty())

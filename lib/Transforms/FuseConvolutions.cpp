@@ -54,6 +54,7 @@ private:
   Fusion Which;
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept even when the fused op no longer reads them"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumFused{*this, "convolutions-fused", "Conv2D nodes fused with a pad or resize"};
   Statistic NumLeftAlone{*this, "sites-left-alone",
                          "Sites left as they are (each with a warning saying why)"};

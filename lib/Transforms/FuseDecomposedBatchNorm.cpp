@@ -146,6 +146,7 @@ public:
 private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes kept as they are (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumFused{*this, "batch-norms-fused", "Decomposed batch norms made one FusedBatchNorm"};
   Statistic NumLeftAlone{*this, "batch-norms-left-alone",
                          "Decomposed batch norms left as they are (each with a warning saying "

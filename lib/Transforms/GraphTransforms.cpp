@@ -168,8 +168,12 @@ std::string paramNameFor(llvm::StringRef Option) {
   return Name;
 }
 
-/// The options every transform is given by the tool, not by parameters.
-bool isContextOption(llvm::StringRef Option) { return Option == "inputs" || Option == "outputs"; }
+/// Whether `Option` is one the tool gives every transform (--inputs,
+/// --outputs), not a parameter.
+bool isGraphEnd(Pass &P, const OptionBase *Option) {
+  Pass::GraphEnds Ends = P.graphEnds();
+  return Option && (Option == Ends.Inputs || Option == Ends.Outputs);
+}
 
 class TransformPreparer {
 public:
@@ -197,17 +201,17 @@ absl::Status TransformPreparer::setParam(const TransformCall &Call,
                                          const TransformCall::Param &P, Pass &First,
                                          llvm::StringSet<> &Seen) const {
   OptionBase *O = First.findOption(optionNameFor(P.Name));
-  if (!O || isContextOption(O->name())) {
+  if (!O || isGraphEnd(First, O)) {
     std::vector<std::string> Known{"ignore_errors"};
     for (const OptionBase *Each : First.options())
-      if (!isContextOption(Each->name()))
+      if (!isGraphEnd(First, Each))
         Known.push_back(paramNameFor(Each->name()));
     std::vector<llvm::StringRef> Candidates(Known.begin(), Known.end());
     std::vector<std::string> Notes;
     if (std::vector<std::string> Close = closestNames(P.Name, Candidates); !Close.empty())
       Notes.push_back(absl::StrCat("did you mean ", quotedAlternatives(Close), "?"));
     Notes.push_back(absl::StrCat("its parameters: ", absl::StrJoin(Known, ", "),
-                                 isContextOption(optionNameFor(P.Name))
+                                 P.Name == "inputs" || P.Name == "outputs"
                                      ? " (inputs and outputs come from --inputs and --outputs)"
                                      : " (TensorFlow ignores unknown parameters; Frost refuses "
                                        "them)"));
@@ -274,13 +278,13 @@ absl::StatusOr<PreparedTransform> TransformPreparer::prepare(const TransformCall
                                               Name.str(), "', which is not registered"));
     // A pass after the first that works towards the outputs (fold_constants'
     // prune) has nothing to do without them.
-    auto *Outputs = P->option<ListOption<std::string>>("outputs");
-    if (I > 0 && Outputs && Context.Outputs.empty())
+    Pass::GraphEnds Ends = P->graphEnds();
+    if (I > 0 && Ends.Outputs && Context.Outputs.empty())
       continue;
-    if (Outputs)
-      *Outputs = Context.Outputs;
-    if (auto *Inputs = P->option<ListOption<std::string>>("inputs"))
-      *Inputs = Context.Inputs;
+    if (Ends.Outputs)
+      *Ends.Outputs = Context.Outputs;
+    if (Ends.Inputs)
+      *Ends.Inputs = Context.Inputs;
     Out.Passes.push_back(std::move(P));
   }
   llvm::StringSet<> Seen;

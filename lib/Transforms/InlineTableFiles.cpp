@@ -397,6 +397,7 @@ private:
       *this, "outputs",
       "Inline only the initializers these nodes need (data, control and colocation inputs); "
       "default: every one"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumTables{*this, "tables-inlined", "Table initializers that read a file now"};
   Statistic NumEntries{*this, "entries", "Key/value pairs read from files"};
 

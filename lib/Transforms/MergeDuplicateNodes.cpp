@@ -86,6 +86,7 @@ bool sameInputs(const Node &A, const Node &B) {
 class MergeDuplicateNodesPass : public Pass {
   ListOption<std::string> Inputs{*this, "inputs", "Nodes never merged (the graph's inputs)"};
   ListOption<std::string> Outputs{*this, "outputs", "Nodes never merged (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Statistic NumMerged{*this, "nodes-merged", "Nodes merged into an equal one"};
   Statistic NumSweeps{*this, "sweeps", "Sweeps over the graph (the last one merges nothing)"};
 

@@ -40,6 +40,7 @@ class ObfuscateNamesPass : public Pass {
   ListOption<std::string> Inputs{*this, "inputs", "Nodes keeping their names (the graph's inputs)"};
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes keeping their names (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Statistic NumRenamed{*this, "nodes-renamed", "Nodes renamed"};
 
   absl::Status run(Model &M, PassContext &) override {

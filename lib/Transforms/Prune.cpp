@@ -26,6 +26,7 @@ public:
 private:
   ListOption<std::string> Outputs{*this, "outputs",
                                   "Nodes or tensors to keep (`name` or `name:k`)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
 
   absl::Status validateOptions() const override {

@@ -98,6 +98,7 @@ class RemoveNodesPass : public Pass {
                             "Remove nodes with at most this many data inputs (at least 1)", 1};
   ListOption<std::string> Inputs{*this, "inputs", "Nodes never removed (the graph's inputs)"};
   ListOption<std::string> Outputs{*this, "outputs", "Nodes never removed (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
   Statistic NumKept{*this, "nodes-kept", "Nodes of the ops kept so that the graph stays valid"};
 

@@ -43,6 +43,7 @@ public:
 
 private:
   ListOption<std::string> Outputs{*this, "outputs", "Nodes never removed (the graph's outputs)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumChecks{*this, "check-numerics-removed", "CheckNumerics nodes removed"};
   Statistic NumSpliced{*this, "identities-spliced", "Identity and StopGradient nodes spliced out"};
   Statistic NumControls{*this, "inert-control-inputs-dropped",

@@ -117,6 +117,7 @@ private:
       *this, "outputs",
       "Nodes never removed, with what they need (the outputs the user named, a Saver's or an "
       "initializer's nodes included)"};
+  GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
   Statistic NumEntriesDropped{*this, "collection-entries-dropped",
                               "Collection entries dropped because they named removed nodes"};

@@ -101,6 +101,7 @@ private:
   ListOption<std::string> Inputs{*this, "inputs",
                                  "Nodes that become Placeholders; what only they need goes"};
   ListOption<std::string> Outputs{*this, "outputs", "Nodes to keep, with what they need"};
+  GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Option<std::string> Type{*this, "type", "dtype of new Placeholders (TensorFlow's spelling)",
                            "float"};
   Option<std::string> Shape{*this, "shape",

@@ -229,12 +229,15 @@ public:
 
   llvm::ArrayRef<OptionBase *> options() const { return Options; }
   OptionBase *findOption(llvm::StringRef OptionName) const;
-  /// The option `OptionName` of type `OptionT` (Option<bool>,
-  /// ListOption<std::string>, ...), for drivers that configure passes with
-  /// typed values rather than text; null if the pass has no such option.
-  template <typename OptionT> OptionT *option(llvm::StringRef OptionName) const {
-    return dynamic_cast<OptionT *>(findOption(OptionName));
-  }
+
+  /// The options naming the graph's inputs and outputs, which a caller sets
+  /// for every pass of a sequence at once (transform-graph's --inputs and
+  /// --outputs); null where the pass takes none.
+  struct GraphEnds {
+    ListOption<std::string> *Inputs = nullptr;
+    ListOption<std::string> *Outputs = nullptr;
+  };
+  virtual GraphEnds graphEnds() { return {}; }
   llvm::ArrayRef<Statistic *> statistics() const { return Statistics; }
 
   /// `name{opt=value,...}` with the options that were set.

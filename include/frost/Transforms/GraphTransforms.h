@@ -5,7 +5,7 @@
 // type=float, shape="1,224,224,3")`. Each transform runs as one or more
 // Frost passes, its parameters becoming their options (`exclude_op` ->
 // `exclude-op`), and the tool's --inputs/--outputs going to every pass that
-// takes `inputs`/`outputs`.
+// takes the graph's ends (Pass::graphEnds).
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_TRANSFORMS_GRAPHTRANSFORMS_H
