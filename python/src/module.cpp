@@ -22,6 +22,8 @@
 #include "frost/Tools/VerifyMain.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
@@ -42,8 +44,63 @@ namespace {
 /// The Python exception every failure becomes; set at import.
 nb::object FrostErrorType;
 
+/// The library's messages name options as the command line spells them
+/// (`--outputs`); a Python caller used keywords. Phrases first, then each
+/// flag a keyword stands for; a flag no keyword stands for stays.
+const std::pair<llvm::StringRef, llvm::StringRef> PythonPhrases[] = {
+    {" (freeze_graph.py: --output_node_names)", ""},
+    {" (--input_checkpoint)", ""},
+    {"come from --inputs and --outputs", "come from the inputs and outputs keywords"},
+    {"frost-opt --list-passes lists them", "docs/passes.md lists them"},
+    {"transform-graph --help lists the transforms", "docs/transforms.md lists the transforms"},
+};
+const std::pair<llvm::StringRef, llvm::StringRef> PythonKeywords[] = {
+    {"--bind", "bind"},
+    {"--checkpoint", "checkpoint"},
+    {"--drop-variable-writes", "drop_variable_writes"},
+    {"--ema", "ema"},
+    {"--except", "except_"},
+    {"--input-shape", "input_shapes"},
+    {"--inputs", "inputs"},
+    {"--only", "only"},
+    {"--outputs", "outputs"},
+    {"--pass-pipeline", "pass_pipeline"},
+    {"--rename", "rename"},
+    {"--report", "report"},
+    {"--signature", "signature"},
+    {"--strip-training-ops", "strip_training_ops"},
+    {"--transforms", "transforms"},
+};
+
+std::string inPythonTerms(llvm::StringRef Message) {
+  std::string Text = Message.str();
+  for (auto [Phrase, Replacement] : PythonPhrases)
+    for (size_t At; (At = Text.find(Phrase.str())) != std::string::npos;)
+      Text.replace(At, Phrase.size(), Replacement.str());
+  std::string Out;
+  llvm::StringRef Rest(Text);
+  while (!Rest.empty()) {
+    size_t At = Rest.find("--");
+    bool Starts = At != llvm::StringRef::npos &&
+                  (At == 0 ? Out.empty() || !llvm::isAlnum(Out.back())
+                           : !llvm::isAlnum(Rest[At - 1]) && Rest[At - 1] != '-');
+    if (At == llvm::StringRef::npos) {
+      Out += Rest.str();
+      break;
+    }
+    llvm::StringRef Flag =
+        Rest.substr(At).take_while([](char C) { return llvm::isAlnum(C) || C == '-' || C == '_'; });
+    Out += Rest.take_front(At).str();
+    const auto *Keyword = llvm::find_if(PythonKeywords, [&](const auto &K) { return K.first == Flag; });
+    Out += Starts && Keyword != std::end(PythonKeywords) ? Keyword->second.str() : Flag.str();
+    Rest = Rest.drop_front(At + Flag.size());
+  }
+  return Out;
+}
+
 [[noreturn]] void raise(const absl::Status &S) {
-  PyErr_SetString(FrostErrorType.ptr(), std::string(S.message()).c_str());
+  PyErr_SetString(FrostErrorType.ptr(),
+                  inPythonTerms({S.message().data(), S.message().size()}).c_str());
   throw nb::python_error();
 }
 
@@ -58,7 +115,8 @@ template <typename WorkFn> std::vector<std::string> runCall(WorkFn &&Work) {
     nb::gil_scoped_release Unlocked;
     frost::Context Ctx;
     Failed = Work(Ctx);
-    Warnings = Ctx.diagnostics().warnings();
+    for (const std::string &W : Ctx.diagnostics().warnings())
+      Warnings.push_back(inPythonTerms(W));
   }
   if (!Failed.ok())
     raise(Failed);
@@ -89,18 +147,21 @@ struct ModelArg {
 
 /// What a call returns besides its result: the job's warnings, for the
 /// Python side to raise as FrostWarnings.
-using WithWarnings = std::pair<nb::object, std::vector<std::string>>;
+using WithWarnings = std::pair<std::optional<nb::bytes>, std::vector<std::string>>;
+/// Keyword arguments passed on from frost/__init__.py (dict[str, object] in
+/// the stub).
+using KeywordArgs = nb::typed<nb::dict, nb::str, nb::object>;
 
 /// The output's bytes, unless it went to a file.
-nb::object bytesOrNone(const std::string &Output, const std::string &Bytes) {
+std::optional<nb::bytes> bytesOrNone(const std::string &Output, const std::string &Bytes) {
   if (!Output.empty())
-    return nb::none();
+    return std::nullopt;
   return nb::bytes(Bytes.data(), Bytes.size());
 }
 
 /// frost::FreezeOptions from the keywords frost/__init__.py passes on
 /// (names as the Python API spells them). An unknown key is a bug there.
-frost::FreezeOptions freezeOptions(const ModelArg &Model, const nb::dict &Keywords) {
+frost::FreezeOptions freezeOptions(const ModelArg &Model, const KeywordArgs &Keywords) {
   frost::FreezeOptions O;
   if (Model.Path)
     O.Positional = {*Model.Path};
@@ -157,7 +218,7 @@ frost::FreezeOptions freezeOptions(const ModelArg &Model, const nb::dict &Keywor
 }
 
 /// verify()'s and freeze(verify=True)'s numeric options.
-frost::verify::NumericOptions numericOptions(const nb::dict &Keywords) {
+frost::verify::NumericOptions numericOptions(const KeywordArgs &Keywords) {
   frost::verify::NumericOptions N;
   for (auto [Key, Value] : Keywords) {
     std::string K = nb::cast<std::string>(Key);
@@ -183,8 +244,8 @@ frost::verify::NumericOptions numericOptions(const nb::dict &Keywords) {
 /// freeze(): the frozen GraphDef as bytes, or written to `Output` (None
 /// returned) atomically, as freeze-graph writes it, with its report; with
 /// Verify, checked first, and a failed check raised with its findings.
-WithWarnings freezeModel(const ModelArg &Model, const nb::dict &Keywords,
-                         const nb::dict &Checks, bool Verify, const std::string &Output,
+WithWarnings freezeModel(const ModelArg &Model, const KeywordArgs &Keywords,
+                         const KeywordArgs &Checks, bool Verify, const std::string &Output,
                          bool Text, const std::string &Report) {
   frost::FreezeGraphOptions Job;
   Job.Freeze = freezeOptions(Model, Keywords);
@@ -263,8 +324,8 @@ WithWarnings optimizeModel(const ModelArg &Graph, const std::vector<std::string>
 
 /// verify(): frost-verify --json's document.
 std::pair<std::string, std::vector<std::string>>
-verifyModel(const ModelArg &Frozen, const ModelArg &Source, const nb::dict &Keywords,
-            const nb::dict &Checks) {
+verifyModel(const ModelArg &Frozen, const ModelArg &Source, const KeywordArgs &Keywords,
+            const KeywordArgs &Checks) {
   frost::VerifyFrozenOptions Job;
   Job.Frozen = Frozen.source();
   Job.Freeze = freezeOptions(Source, Keywords);

@@ -86,6 +86,34 @@ def test_freeze_verify_failure_writes_nothing(model, tmp_path):
     assert not out.exists() and os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda m, d: frost.freeze(m, "add", output=d / "a.pb", report=d / "a.pb"),
+     "report %s and the output are the same file"),
+    (lambda m, d: frost.freeze(m, "add", pass_pipeline="nosuch"),
+     "pass_pipeline:1:1: unknown pass 'nosuch'"),
+    (lambda m, d: frost.freeze(m), "no outputs: give outputs; nodes nothing reads"),
+    (lambda m, d: frost.transform(str(m) + ".meta", "fold_constants(inputs=x)"),
+     "(inputs and outputs come from the inputs and outputs keywords)"),
+    (lambda m, d: frost.transform(str(m) + ".meta", "nosuch"),
+     "docs/transforms.md lists the transforms"),
+])
+def test_errors_name_keywords(model, tmp_path, call, message):
+    """Where the tools' errors name a flag (--report, --pass-pipeline, --outputs, ...),
+    Python's name the keyword (issue #27), and no flag is left."""
+    with pytest.raises(frost.FrostError) as e:
+        call(model, tmp_path)
+    if "%s" in message:
+        message %= tmp_path / "a.pb"
+    assert message in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
+def test_errors_keep_what_is_not_a_flag(model):
+    """A name that merely holds two dashes is the user's, not a flag: it stays as given."""
+    with pytest.raises(frost.FrostError) as e:
+        frost.freeze(model, "add--outputs")
+    assert "'add--outputs'" in str(e.value)
+
+
 def test_freeze_flags_by_python_name(model, tmp_path):
     with pytest.raises(TypeError, match="clear_devices"):
         frost.freeze(model, "add", clear_devices=True)
