@@ -14,7 +14,7 @@ warnings are FrostWarnings. A model is a path (os.PathLike), its bytes, or, wher
 importable, a tf.compat.v1.GraphDef or MetaGraphDef (or a tf.Graph); TensorFlow is never needed.
 """
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, overload
 import json as _json
 import os as _os
 import sys as _sys
@@ -59,6 +59,8 @@ PathLike = Union[str, "_os.PathLike[str]"]
 #: A path, serialized bytes (binary or text), or a protobuf message with SerializeToString()
 #: (tf.compat.v1.GraphDef, MetaGraphDef), or a tf.Graph.
 ModelLike = Union[PathLike, bytes, Any]
+#: A model given as a file or bytes: the graph jobs then return bytes.
+ModelData = Union[PathLike, bytes]
 Names = Union[None, str, Iterable[str]]
 
 
@@ -69,6 +71,26 @@ def _names(value: Names) -> List[str]:
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     return [str(v) for v in value]
+
+
+def _graph_def_class(model: ModelLike) -> Any:
+    """The GraphDef class of the caller's protobuf runtime (its TensorFlow's) when the model is
+    a protobuf message or a tf.Graph, else None: a GraphDef object in, a GraphDef object out."""
+    if hasattr(model, "as_graph_def"):  # a tf.Graph
+        return type(model.as_graph_def())
+    if hasattr(model, "graph_def") and hasattr(model, "SerializeToString"):  # a MetaGraphDef
+        return type(model.graph_def)
+    if hasattr(model, "node") and hasattr(model, "SerializeToString"):  # a GraphDef
+        return type(model)
+    return None
+
+
+def _graph_result(model: ModelLike, result: Optional[bytes], text: bool) -> Any:
+    """The job's bytes, or a GraphDef object like the model's (not for text or a file)."""
+    graph_def = _graph_def_class(model)
+    if result is None or text or graph_def is None:
+        return result
+    return graph_def.FromString(result)
 
 
 def _model(model: ModelLike) -> "_frost.ModelArg":
@@ -134,13 +156,33 @@ def _checks(seed: Optional[int], atol: Optional[float], rtol: Optional[float],
                 {name: [int(d) for d in shape] for name, shape in input_shapes.items()})
 
 
+@overload
+def freeze(model: ModelData, outputs: Names = None, *, checkpoint: Optional[PathLike] = None,
+           signature: Optional[str] = None, ema: Union[bool, str] = False,
+           bind: Union[None, Dict[str, Any], Iterable[str]] = None,
+           rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
+           except_: Names = None, tags: Names = None, optimize: bool = False,
+           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
+           report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
+
+
+@overload
+def freeze(model: Any, outputs: Names = None, *, checkpoint: Optional[PathLike] = None,
+           signature: Optional[str] = None, ema: Union[bool, str] = False,
+           bind: Union[None, Dict[str, Any], Iterable[str]] = None,
+           rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
+           except_: Names = None, tags: Names = None, optimize: bool = False,
+           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
+           report: Optional[PathLike] = None, **flags: Any) -> Any: ...
+
+
 def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[PathLike] = None,
            signature: Optional[str] = None, ema: Union[bool, str] = False,
            bind: Union[None, Dict[str, Any], Iterable[str]] = None,
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
-           report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]:
+           report: Optional[PathLike] = None, **flags: Any) -> Any:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
 
     model: a checkpoint prefix or directory, a .meta, a GraphDef (.pb/.pbtxt) or a SavedModel
@@ -163,7 +205,9 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
       keep_devices, strip_training_ops, drop_variable_writes, keep_functional_control_flow,
       toco_compatible, compute_in_float32, pass_pipeline.
 
-    Returns the frozen GraphDef's bytes, byte for byte freeze-graph's, unless output is given.
+    Returns the frozen GraphDef's bytes, byte for byte freeze-graph's, unless output is given;
+    for a model given as a GraphDef, MetaGraphDef or tf.Graph, a GraphDef object of the same
+    protobuf classes (unless text).
     """
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
@@ -172,12 +216,24 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
                                    bool(verify), _path(output) or "", bool(text),
                                    _path(report) or "")
     _warn(warned)
-    return result
+    return _graph_result(model, result, text)
+
+
+@overload
+def transform(graph: ModelData, transforms: Union[str, Iterable[str]], inputs: Names = None,
+              outputs: Names = None, *, output: Optional[PathLike] = None,
+              text: bool = False) -> Optional[bytes]: ...
+
+
+@overload
+def transform(graph: Any, transforms: Union[str, Iterable[str]], inputs: Names = None,
+              outputs: Names = None, *, output: Optional[PathLike] = None,
+              text: bool = False) -> Any: ...
 
 
 def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: Names = None,
               outputs: Names = None, *, output: Optional[PathLike] = None,
-              text: bool = False) -> Optional[bytes]:
+              text: bool = False) -> Any:
     """Runs TensorFlow's graph transforms as transform-graph does (docs/transforms.md).
 
     graph: a GraphDef: a path, bytes (binary or text) or a tf.compat.v1.GraphDef.
@@ -187,21 +243,38 @@ def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: N
     text: text format (pbtxt) instead of binary.
 
     Returns the transformed GraphDef's bytes, byte for byte transform-graph's, unless output
-    is given. An unknown transform or parameter raises FrostError before anything runs.
+    is given; a GraphDef object for a GraphDef object (unless text). An unknown transform or
+    parameter raises FrostError before anything runs.
     """
     if not isinstance(transforms, str):
         transforms = " ".join(transforms)
     result, warned = _frost.transform(_model(graph), transforms, _names(inputs),
                                       _names(outputs), _path(output) or "", bool(text))
     _warn(warned)
-    return result
+    return _graph_result(graph, result, text)
+
+
+@overload
+def optimize_for_inference(graph: ModelData, inputs: Names, outputs: Names, *,
+                           placeholder_types: Union[None, int, Iterable[int]] = None,
+                           placeholder_to_const: Names = None, toco_compatible: bool = False,
+                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           text: bool = False) -> Optional[bytes]: ...
+
+
+@overload
+def optimize_for_inference(graph: Any, inputs: Names, outputs: Names, *,
+                           placeholder_types: Union[None, int, Iterable[int]] = None,
+                           placeholder_to_const: Names = None, toco_compatible: bool = False,
+                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           text: bool = False) -> Any: ...
 
 
 def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
                            compute_in_float32: bool = False, output: Optional[PathLike] = None,
-                           text: bool = False) -> Optional[bytes]:
+                           text: bool = False) -> Any:
     """Optimizes a frozen graph for inference as optimize-for-inference does, TensorFlow's
     optimize_for_inference.py with its keywords (docs/transforms.md).
 
@@ -217,7 +290,7 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
     text: text format (pbtxt) instead of binary.
 
     Returns the optimized GraphDef's bytes, byte for byte optimize-for-inference's, unless
-    output is given.
+    output is given; a GraphDef object for a GraphDef object (unless text).
     """
     inputs, outputs = _names(inputs), _names(outputs)
     if not inputs or not outputs:
@@ -230,7 +303,7 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
         _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
         _path(output) or "", bool(text))
     _warn(warned)
-    return result
+    return _graph_result(graph, result, text)
 
 
 def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
@@ -313,4 +386,4 @@ def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
 
 
 # The API alone in the package's namespace (dir(frost)): no typing names.
-del TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union
+del TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, overload

@@ -58,8 +58,18 @@ def test_graph_objects_are_accepted(trained):
     with graph.as_default():
         meta = v1.train.export_meta_graph()
     for model in (graph.as_graph_def(), graph, meta):
+        # A GraphDef object in, a GraphDef object out (the caller's own class), holding what
+        # the same model as bytes gives.
         frozen = frost.freeze(model, ["y"], checkpoint=prefix)
+        assert isinstance(frozen, v1.GraphDef), type(frozen)
+        message = model.as_graph_def() if isinstance(model, tf.Graph) else model
+        as_bytes = frost.freeze(message.SerializeToString(deterministic=True), ["y"],
+                                checkpoint=prefix)
+        assert frozen == v1.GraphDef.FromString(as_bytes)
         np.testing.assert_array_equal(run_frozen(frozen, batch), expected)
+    # Text asks for text; a file gives None.
+    text = frost.freeze(graph, ["y"], checkpoint=prefix, text=True)
+    assert isinstance(text, bytes) and text.startswith(b"node {")
 
 
 def test_ema_round_trip(trained):
@@ -79,7 +89,11 @@ def test_transform_of_tensorflows_graph_def(trained):
     _, _, batch, expected, tf_frozen = trained
     out = frost.transform(tf_frozen, "fold_constants strip_unused_nodes sort_by_execution_order",
                           inputs=["x"], outputs=["y"])
+    assert isinstance(out, v1.GraphDef), type(out)
     np.testing.assert_array_equal(run_frozen(out, batch), expected)
+    fast = frost.optimize_for_inference(tf_frozen, ["x"], ["y"])
+    assert isinstance(fast, v1.GraphDef), type(fast)
+    np.testing.assert_allclose(run_frozen(fast, batch), expected, rtol=1e-6)
     assert frost.summarize(tf_frozen)["inputs"][0]["name"] == "x"
 
 
