@@ -58,6 +58,18 @@ void PassManager::dumpPipeline(llvm::raw_ostream &OS) const {
   OS << "Pass Manager with " << Passes.size() << " passes:\n" << printPipeline() << "\n";
 }
 
+std::string PassManager::passList() const {
+  std::string List;
+  for (const std::unique_ptr<Pass> &P : Passes)
+    List += (List.empty() ? "" : ",") + P->name().str();
+  return List;
+}
+
+std::vector<std::unique_ptr<Pass>> PassManager::takePasses() {
+  assert(NumRun == 0 && "taking passes that ran already");
+  return std::exchange(Passes, {});
+}
+
 void PassManager::append(PassManager &&Other) {
   assert(Other.NumRun == 0 && "appending passes that ran already");
   for (std::unique_ptr<Pass> &P : Other.Passes)

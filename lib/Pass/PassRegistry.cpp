@@ -1,6 +1,8 @@
 //===- PassRegistry.cpp - Names to pass factories -------------------------===//
 #include "frost/Pass/PassRegistry.h"
 
+#include "frost/Pass/PassManager.h"
+
 #include "frost/Support/Suggest.h"
 
 #include <algorithm>
@@ -17,7 +19,15 @@ void PassRegistry::registerPass(llvm::StringRef Name, llvm::StringRef Summary,
 void PassRegistry::registerPipeline(llvm::StringRef Name, llvm::StringRef Summary,
                                     llvm::StringRef PassList) {
   assert(!findPass(Name) && !findPipeline(Name) && "names are registered once");
-  Pipelines.push_back({Name.str(), Summary.str(), PassList.str()});
+  Pipelines.push_back({Name.str(), Summary.str(), PassList.str(), nullptr});
+}
+
+void PassRegistry::registerPipeline(llvm::StringRef Name, llvm::StringRef Summary,
+                                    PipelineBuilder Build) {
+  assert(!findPass(Name) && !findPipeline(Name) && "names are registered once");
+  PassManager Built;
+  Build(Built);
+  Pipelines.push_back({Name.str(), Summary.str(), Built.passList(), std::move(Build)});
 }
 
 const PassInfo *PassRegistry::findPass(llvm::StringRef Name) const {

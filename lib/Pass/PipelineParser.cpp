@@ -185,9 +185,15 @@ private:
       if (Depth > 8)
         return error(NamePos, absl::StrCat("pipeline '", Name.str(), "' nests too deeply"));
       std::vector<std::unique_ptr<Pass>> Expanded;
-      PipelineParser Inner(Named->Passes, Registry, absl::StrCat("<pipeline ", Named->Name, ">"),
-                           Depth + 1);
-      FROST_RETURN_IF_ERROR(Inner.parse(Expanded));
+      if (Named->Build) {
+        PassManager Built;
+        Named->Build(Built);
+        Expanded = Built.takePasses();
+      } else {
+        PipelineParser Inner(Named->Passes, Registry,
+                             absl::StrCat("<pipeline ", Named->Name, ">"), Depth + 1);
+        FROST_RETURN_IF_ERROR(Inner.parse(Expanded));
+      }
       for (const OptionText &Given : Options) {
         bool Taken = false;
         for (auto &P : Expanded)

@@ -105,7 +105,7 @@ class ConvertVariablesToConstantsPass : public Pass {
 public:
   ConvertVariablesToConstantsPass() = default;
   explicit ConvertVariablesToConstantsPass(const ConvertVariablesToConstantsOptions &O) {
-    Outputs.set(O.Outputs);
+    Outputs.setIfGiven(O.Outputs);
     Checkpoint.setIfGiven(O.Checkpoint);
     Only.setIfGiven(O.Only);
     Except.setIfGiven(O.Except);

@@ -69,32 +69,16 @@ void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, Freeze
         FunctionGraphLayoutOptions{O.SignatureInputs, O.FunctionOutputs}));
 }
 
-std::vector<std::string> freezePasses(const FreezeSequence &Sequence) {
-  PassManager PM;
-  FreezePipelineOptions Defaults;
-  Defaults.Sequence = Sequence;
-  buildFreezePipeline(PM, Defaults);
-  std::vector<std::string> Names;
-  for (const std::unique_ptr<Pass> &P : PM.passes())
-    Names.push_back(P->name().str());
-  return Names;
-}
+void buildDefaultFreezePipeline(PassManager &PM) { buildFreezePipeline(PM, {}); }
 
-std::string freezePipelineText(const FreezeSequence &Sequence) {
-  return llvm::join(freezePasses(Sequence), ",");
-}
-
-std::vector<std::string> optimizePasses(const OptimizeSequence &Sequence) {
-  PassManager PM;
-  buildOptimizePipeline(PM, Sequence, {});
-  std::vector<std::string> Names;
-  for (const std::unique_ptr<Pass> &P : PM.passes())
-    Names.push_back(P->name().str());
-  return Names;
+void buildOptimizeRewritesPipeline(PassManager &PM) {
+  buildOptimizePipeline(PM, {.StripUnused = false, .Prune = false}, {});
 }
 
 std::string optimizePipelineText(const OptimizeSequence &Sequence) {
-  return llvm::join(optimizePasses(Sequence), ",");
+  PassManager PM;
+  buildOptimizePipeline(PM, Sequence, {});
+  return PM.passList();
 }
 
 } // namespace frost

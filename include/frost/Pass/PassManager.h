@@ -74,6 +74,10 @@ public:
   /// Adds the passes of `Other` (not yet run) after these.
   void append(PassManager &&Other);
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
+  /// The passes' names, comma separated ("prune,clear-devices").
+  std::string passList() const;
+  /// Hands the passes (not yet run) over, leaving this empty.
+  std::vector<std::unique_ptr<Pass>> takePasses();
   bool empty() const { return Passes.empty(); }
 
   /// Runs, in order, every pass added since the last run (so a driver may

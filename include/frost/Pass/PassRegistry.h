@@ -22,18 +22,28 @@ namespace frost {
 
 using PassFactory = std::function<std::unique_ptr<Pass>()>;
 
+class PassManager;
+/// Adds a named pipeline's passes, each made from its typed options: the
+/// sequence's typed builder with its default choices (frost/Transforms/
+/// Pipelines.h), as MLIR's PassPipelineRegistration.
+using PipelineBuilder = std::function<void(PassManager &)>;
+
 struct PassInfo {
   std::string Name;
   std::string Summary;
   PassFactory Create;
 };
 
-/// A named pipeline: a pass list under one name; options given to it go to
-/// every pass in it that declares an option of that name.
+/// A named pipeline: passes under one name, made by a builder or written as
+/// a list; options given to it go to every pass in it that declares an
+/// option of that name.
 struct PipelineInfo {
   std::string Name;
   std::string Summary;
+  /// The passes' names, comma separated: the list, or what Build adds.
   std::string Passes;
+  /// Null for a pipeline written as a list.
+  PipelineBuilder Build;
 };
 
 class PassRegistry {
@@ -41,6 +51,7 @@ public:
   void registerPass(llvm::StringRef Name, llvm::StringRef Summary, PassFactory Create);
   void registerPipeline(llvm::StringRef Name, llvm::StringRef Summary,
                         llvm::StringRef Passes);
+  void registerPipeline(llvm::StringRef Name, llvm::StringRef Summary, PipelineBuilder Build);
 
   const PassInfo *findPass(llvm::StringRef Name) const;
   const PipelineInfo *findPipeline(llvm::StringRef Name) const;

@@ -67,11 +67,10 @@ enum class FreezeStage { BeforeConversion, FromConversion, All };
 void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &Options,
                          FreezeStage Stage = FreezeStage::All);
 
-/// The registered pass names of the sequence, in the order they run.
-std::vector<std::string> freezePasses(const FreezeSequence &Sequence = {});
-
-/// The same as pipeline text ("a,b,c"), for the registry's named pipeline.
-std::string freezePipelineText(const FreezeSequence &Sequence = {});
+/// frost-opt's named pipeline `freeze`: the sequence with its default
+/// choices, registered as this builder (Passes.def); the values come as the
+/// pipeline's options (`freeze{checkpoint=...,outputs=...}`).
+void buildDefaultFreezePipeline(PassManager &PM);
 
 /// Which parts of optimize_for_inference's sequence run.
 struct OptimizeSequence {
@@ -91,15 +90,13 @@ struct OptimizeSequence {
   bool Prune = true;
 };
 
-/// optimize_for_inference's passes in its order (placeholders, strip_unused,
-/// remove_training_nodes, fuse_decomposed_batch_norm, fold_batch_norms,
-/// fuse_resize_and_conv), with Frost's: constants folded after the
-/// decomposed batch norms are fused (so parameters computed from constants
-/// count), scales and shifts folded into weights, and a final prune.
-std::vector<std::string> optimizePasses(const OptimizeSequence &Sequence);
+/// frost-opt's named pipeline `optimize-for-inference`: optimize_for_inference's
+/// rewrites (buildOptimizePipeline, OptimizeForInference.h) without the steps
+/// that need the graph's inputs and outputs.
+void buildOptimizeRewritesPipeline(PassManager &PM);
 
-/// The same as pipeline text, for the registry's named pipeline (without
-/// the steps that need inputs and outputs) and transform-graph.
+/// The pass names (`a,b,c`) buildOptimizePipeline adds for `Sequence`: what
+/// transform-graph's optimize_for_inference runs.
 std::string optimizePipelineText(const OptimizeSequence &Sequence);
 
 } // namespace frost
