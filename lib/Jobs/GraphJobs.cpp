@@ -146,23 +146,21 @@ absl::Status prefixLines(const absl::Status &S, llvm::StringRef Prefix) {
 } // namespace
 
 absl::StatusOr<std::unique_ptr<Model>> runPipeline(Context &Ctx, llvm::StringRef Bytes,
-                                                   llvm::StringRef Name,
+                                                   llvm::StringRef Name, PassManager &PM,
                                                    const RunPipelineOptions &O) {
+  const PassManagerOptions &PMOptions = PM.options();
   std::unique_ptr<Model> M;
   {
-    Stopwatch Timer(O.PM.Timing, "read input");
+    Stopwatch Timer(PMOptions.Timing, "read input");
     FROST_ASSIGN_OR_RETURN(M, parseModel(Bytes, Name, O.Read));
   }
-  if (O.PM.VerifyEach) {
-    Stopwatch Timer(O.PM.Timing, "(verify)");
+  if (PMOptions.VerifyEach) {
+    Stopwatch Timer(PMOptions.Timing, "(verify)");
     if (absl::Status S = verifyGraph(M->graph()); !S.ok())
       return prefixLines(S, Name);
   }
-  PassRegistry Registry;
-  registerAllPasses(Registry);
-  PassManager PM(O.PM);
-  FROST_RETURN_IF_ERROR(parsePassPipeline(O.Pipeline, Registry, PM));
-  PassContext PassCtx(Ctx);
+  PM.rewind();
+  PassContext PassCtx(Ctx); // this model's analyses
   FROST_RETURN_IF_ERROR(PM.run(*M, PassCtx));
   // TensorFlow could not import an op taking a resource or reference fed a
   // value (a write left on a frozen variable).

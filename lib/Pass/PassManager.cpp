@@ -116,6 +116,13 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
   return absl::OkStatus();
 }
 
+void PassManager::rewind() {
+  NumRun = 0;
+  for (const auto &P : Passes)
+    for (Statistic *Stat : P->statistics())
+      Stat->reset();
+}
+
 void PassManager::printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const {
   auto row = [&OS](uint64_t Value, llvm::StringRef Name, llvm::StringRef Description) {
     OS << llvm::format("  (S) %8llu %s - %s\n", static_cast<unsigned long long>(Value),

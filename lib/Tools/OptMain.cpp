@@ -1,7 +1,8 @@
 //===- OptMain.cpp - The frost-opt driver ---------------------------------===//
 //
-// Flags -> pipeline checked -> for the input (or each `# -----` chunk):
-// runPipeline (lib/Jobs: read, verify, run), then write. Every debugging aid lives in the pass manager.
+// Flags -> pipeline parsed once into a pass manager -> for the input (or each
+// `# -----` chunk): runPipeline (lib/Jobs: read, verify, run that same pass
+// manager), then write. Every debugging aid lives in the pass manager.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/Tools/OptMain.h"
@@ -24,6 +25,9 @@ struct OptCommandLine {
   std::string Input = "-", Output = "-";
   /// --emit; else binary for a `.pb` or `.meta` output, text otherwise.
   std::optional<Encoding> Emit;
+  /// The passes, in pipeline syntax (--list-passes).
+  std::string Pipeline;
+  PassManagerOptions PM;
   RunPipelineOptions Job;
   bool SplitInputFile = false;
   bool DumpPipeline = false, ListPasses = false, PassDocs = false;
@@ -33,9 +37,10 @@ struct OptCommandLine {
 /// frost-opt's job on one model; the result is appended to `TextOut`
 /// (text) or goes straight to the output file (binary).
 absl::Status processOne(Context &Ctx, llvm::StringRef Bytes, llvm::StringRef DisplayName,
-                        const OptCommandLine &C, std::string &TextOut) {
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, runPipeline(Ctx, Bytes, DisplayName, C.Job));
-  Stopwatch Timer(C.Job.PM.Timing, "write output");
+                        PassManager &PM, const OptCommandLine &C, std::string &TextOut) {
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
+                         runPipeline(Ctx, Bytes, DisplayName, PM, C.Job));
+  Stopwatch Timer(C.PM.Timing, "write output");
   if (*C.Emit == Encoding::Text) {
     // Checkpoint bytes in the text are checked first, as writeModel does.
     FROST_RETURN_IF_ERROR(Ctx.background().wait());
@@ -56,7 +61,7 @@ ArgParser makeParser(OptCommandLine &C) {
          ArgParser::storeString(C.Output), Main});
   P.add({{"pass-pipeline"}, K::Value, "PIPELINE",
          "Passes to run, e.g. 'prune{outputs=add},clear-devices'",
-         ArgParser::storeString(C.Job.Pipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
+         ArgParser::storeString(C.Pipeline), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"emit"}, K::Value, "pb|pbtxt",
          "Output encoding (default: binary for .pb/.meta files, else text)",
          [&C](llvm::StringRef V) {
@@ -83,7 +88,7 @@ ArgParser makeParser(OptCommandLine &C) {
   P.add({{"print-pass-docs"}, K::Bool, "",
          "Print the pass reference (docs/passes.md) in Markdown", flag(C.PassDocs), Main});
   addHelpFlags(P, C.Help, C.Version, Main);
-  addPassManagerFlags(P, C.Job.PM, C.Timing, Debug, &C.DumpPipeline);
+  addPassManagerFlags(P, C.PM, C.Timing, Debug, &C.DumpPipeline);
   addSizeLimitFlag(P, C.Job.Read.SizeLimit, Debug);
   return P;
 }
@@ -103,15 +108,15 @@ void printOptHelp(llvm::raw_ostream &OS) {
 
 int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
   TimingReport Report;
-  C.Job.PM.Timing = C.Timing ? &Report : nullptr;
-  // Check the pipeline and flags once, before reading anything.
-  PassManager Probe;
-  if (absl::Status S = parsePassPipeline(C.Job.Pipeline, Registry, Probe); !S.ok())
+  C.PM.Timing = C.Timing ? &Report : nullptr;
+  // Parsed once, before reading anything; every model runs these passes.
+  PassManager PM(C.PM);
+  if (absl::Status S = parsePassPipeline(C.Pipeline, Registry, PM); !S.ok())
     return runFailure(S);
-  if (absl::Status S = checkPassManagerOptions(C.Job.PM, Registry); !S.ok())
+  if (absl::Status S = checkPassManagerOptions(C.PM, Registry); !S.ok())
     return runFailure(S);
   if (C.DumpPipeline)
-    Probe.dumpPipeline(llvm::errs());
+    PM.dumpPipeline(llvm::errs());
   if (C.SplitInputFile && *C.Emit == Encoding::Binary)
     return runFailure(absl::InvalidArgumentError("--split-input-file writes text; drop --emit=pb"));
 
@@ -136,7 +141,7 @@ int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
   for (size_t I = 0; I < Parts.size(); ++I) {
     if (I > 0)
       TextOut += "# -----\n";
-    if (absl::Status S = processOne(Ctx, Parts[I], DisplayName, C, TextOut); !S.ok()) {
+    if (absl::Status S = processOne(Ctx, Parts[I], DisplayName, PM, C, TextOut); !S.ok()) {
       printError(S);
       Failed = true;
     }

@@ -89,6 +89,8 @@ class AddDefaultAttributesPass : public Pass {
                         "; a MetaGraphDef or SavedModel carries the OpDefs its graph uses");
   }
 
+  // Kept from run to run: the answer depends on the op name alone, never on
+  // the model.
   Graph Scratch;
   llvm::StringMap<bool> BuiltIn;
 };

@@ -151,6 +151,7 @@ private:
   void propagate(Graph &G, Node &Producer, DataType DT, llvm::ArrayRef<int64_t> Shape);
   void rewriteResourceGather(Graph &G, Node &N);
 
+  /// Made afresh by each run, for that model's library.
   std::unique_ptr<FunctionRetyper> Functions;
 };
 

@@ -9,7 +9,7 @@
 //   <call>/<body node>                  the body
 //   Func/<call>/output/_N               Identity of each result
 //   Func/<call>/output_control_node/_N  NoOp after the body's control outputs
-// `_N` counts up across the whole pass, as Graph::NewName does.
+// `_N` counts up across the whole run, as Graph::NewName does.
 //
 // The walk is Grappler's: nodes in the order TensorFlow's GraphConstructor
 // gives them (their ids), then the nodes each step creates, in creation order,
@@ -65,16 +65,24 @@ private:
   Statistic NumFunctionsDropped{*this, "functions-dropped",
                                 "Library functions no node calls any more"};
 
-  NameCounter Names;
-  /// Each node's position in the walk (Grappler's node id), by Node::id().
-  std::vector<unsigned> Rank;
-  /// The model's captured inputs (Placeholders to Grappler).
-  const llvm::StringSet<> *Captured = nullptr;
+  /// What one run's walk builds. Started afresh by each run: the instance
+  /// runs on model after model, and each model's `_N` count starts at 0.
+  struct RunState {
+    NameCounter Names;
+    /// Each node's position in the walk (Grappler's node id), by Node::id().
+    std::vector<unsigned> Rank;
+    /// The model's captured inputs (Placeholders to Grappler).
+    const llvm::StringSet<> *Captured = nullptr;
+  };
+  RunState ThisRun;
 
-  std::string newName(Graph &G, llvm::StringRef Prefix) { return Names.newName(G, Prefix); }
+  std::string newName(Graph &G, llvm::StringRef Prefix) {
+    return ThisRun.Names.newName(G, Prefix);
+  }
   void addStrictInputs(Node &N, bool TakesResource) {
     addStrictInputSemantics(
-        N, TakesResource, [this](const Node &X) { return Rank[X.id()]; }, *Captured);
+        N, TakesResource, [this](const Node &X) { return ThisRun.Rank[X.id()]; },
+        *ThisRun.Captured);
   }
 
   /// Grappler's IsFunctionCall.
@@ -149,15 +157,17 @@ private:
   void dropUnusedFunctions(Graph &G);
 
   absl::Status run(Model &M, PassContext &) override {
+    ThisRun = RunState();
     Graph &G = M.graph();
     if (G.library().function_size() == 0)
       return absl::OkStatus();
     OpRegistry Ops = modelOpRegistry(M);
     // Neither inlining nor lowering changes the library until the walk ends.
     FunctionIndex Functions(G.library());
-    Captured = &M.capturedInputs();
+    ThisRun.Captured = &M.capturedInputs();
     FROST_RETURN_IF_ERROR(checkInlinable(G, Functions));
     std::vector<Node *> Walk = graphConstructionOrder(G);
+    std::vector<unsigned> &Rank = ThisRun.Rank;
     Rank.assign(G.idBound(), 0);
     const uint64_t NodesBefore = G.idBound();
     for (unsigned I = 0; I < Walk.size(); ++I)
@@ -167,7 +177,7 @@ private:
       unsigned Bound = G.idBound();
       if (*LowerControlFlow && shouldLowerControlFlow(N)) {
         addStrictInputs(N, controlFlowTakesResource(N));
-        FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, N, Names));
+        FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, N, ThisRun.Names));
         ++NumLowered;
       } else if (const tensorflow::FunctionDef *F = callee(Functions, N)) {
         FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops, Functions));

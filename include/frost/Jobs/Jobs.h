@@ -140,10 +140,7 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
 //===-- frost-opt ---------------------------------------------------------===//
 
 struct RunPipelineOptions {
-  /// The passes, in pipeline syntax (frost-opt --list-passes).
-  std::string Pipeline;
   ReadOptions Read;
-  PassManagerOptions PM;
   /// Drop the MetaGraph or SavedModel around the graph.
   bool GraphOnly = false;
   /// Keep a graph TensorFlow could not import (a write left on a frozen
@@ -152,10 +149,12 @@ struct RunPipelineOptions {
 };
 
 /// frost-opt's job on one model's bytes (a file, or one part of a split
-/// input) named `Name` in messages: read, verified (with PM.VerifyEach),
-/// the pipeline run, checked to be importable; the model, to write.
+/// input) named `Name` in messages: read, verified (with the pass manager's
+/// VerifyEach), `PM`'s whole pipeline run, checked to be importable; the
+/// model, to write. `PM` is parsed once and serves every model in turn
+/// (rewound before each), as mlir-opt's does.
 absl::StatusOr<std::unique_ptr<Model>> runPipeline(Context &Ctx, llvm::StringRef Bytes,
-                                                   llvm::StringRef Name,
+                                                   llvm::StringRef Name, PassManager &PM,
                                                    const RunPipelineOptions &Options);
 
 //===-- frost-verify ------------------------------------------------------===//

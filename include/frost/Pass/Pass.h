@@ -163,7 +163,9 @@ private:
   std::vector<T> Values;
 };
 
-/// A counter a pass bumps, reported by `--pass-statistics`.
+/// A counter a pass bumps, reported by `--pass-statistics`. It counts the
+/// current run: PassManager::rewind zeroes it before the pipeline runs on
+/// another model, so a pass may quote it in that run's messages.
 class Statistic {
 public:
   Statistic(Pass &Owner, llvm::StringRef Name, llvm::StringRef Description);
@@ -176,6 +178,7 @@ public:
     return *this;
   }
   uint64_t value() const { return Value; }
+  void reset() { Value = 0; }
   llvm::StringRef name() const { return Name; }
   llvm::StringRef description() const { return Description; }
 

@@ -86,6 +86,15 @@ public:
   /// run so far when asked to.
   absl::Status run(Model &M, PassContext &Ctx);
 
+  /// Makes every pass pending again, with its statistics at zero: the next
+  /// run() runs the whole pipeline on another model and reports that
+  /// model's counts alone. The same pass instances run model after model
+  /// (MLIR's way), so a pass keeps nothing from one run to the next but its
+  /// options.
+  void rewind();
+
+  const PassManagerOptions &options() const { return Options; }
+
   /// The statistics of the passes run so far, and of the shared analyses.
   void printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const;
 
