@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include "AllPasses.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -19,14 +21,7 @@ using namespace frost;
 
 namespace {
 
-const PassRegistry &registry() {
-  static const PassRegistry *R = [] {
-    auto *Registry = new PassRegistry;
-    registerAllPasses(*Registry);
-    return Registry;
-  }();
-  return *R;
-}
+const PassRegistry &registry() { return allPassesRegistry(); }
 
 /// What a run leaves: the model's text and every pass's statistics.
 struct Outcome {

@@ -5,18 +5,13 @@
 
 #include "gtest/gtest.h"
 
+#include "AllPasses.h"
+
 using namespace frost;
 
 namespace {
 
-const PassRegistry &registry() {
-  static const PassRegistry *R = [] {
-    auto *Registry = new PassRegistry;
-    registerAllPasses(*Registry);
-    return Registry;
-  }();
-  return *R;
-}
+const PassRegistry &registry() { return allPassesRegistry(); }
 
 /// Parses `Text`, prints it, and checks the print parses to the same value.
 std::string roundTrip(const std::string &Text) {
