@@ -20,7 +20,6 @@
 #include "frost/Support/Context.h"
 #include "frost/Pass/PassRegistry.h"
 #include "frost/Transforms/Passes.h"
-#include "frost/Transforms/Pipelines.h"
 
 #include "google/protobuf/stubs/logging.h"
 #include "llvm/ADT/StringExtras.h"
@@ -269,7 +268,6 @@ void writeCommandLineSeeds(const std::string &Source, const std::string &Out) {
     Pipelines.add(P->Name);
     Pipelines.add(P->Passes);
   }
-  Pipelines.add(frost::freezePipelineText());
   std::vector<std::string> Tests = filesUnder(Source + "/test", ".pbtxt");
   for (const std::string &F : filesUnder(Source + "/test", ".test"))
     Tests.push_back(F);
