@@ -108,6 +108,12 @@ def _path(value: Optional[PathLike]) -> Optional[str]:
     return None if value is None else _os.fspath(value)
 
 
+def _document(text: str) -> Dict[str, Any]:
+    """A tool's JSON document (frost-verify, frost-diff, frost-inspect --json) as a dict."""
+    document: Dict[str, Any] = _json.loads(text)
+    return document
+
+
 def _warn(warnings: List[str]) -> None:
     for line in warnings:
         _warnings.warn(line, FrostWarning, stacklevel=3)
@@ -331,8 +337,7 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
     text, warned = _frost.verify(_model(frozen), _model(source), options,
                                  _checks(int(seed), atol, rtol, input_shapes, bool(numeric)))
     _warn(warned)
-    report: Dict[str, Any] = _json.loads(text)
-    return report
+    return _document(text)
 
 
 def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
@@ -351,10 +356,9 @@ def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
     tags: the SavedModel meta graph's tags (default: serve).
     html: also write a page showing both graphs side by side there.
     """
-    document: Dict[str, Any] = _json.loads(
+    return _document(
         _frost.diff(_model(a), _model(b), _names(ignore_attrs), bool(ignore_devices), float(atol),
                     bool(names_only), signature or "", _names(tags), _path(html) or ""))
-    return document
 
 
 def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = False,
@@ -368,10 +372,8 @@ def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = 
     {"checkpoint": prefix, "format": "V2", "variables": [{"name", "dtype", "shape", ...}], ...}
     Strings from the file are byte strings: s.encode("latin-1") gives the bytes back.
     """
-    document: Dict[str, Any] = _json.loads(
-        _frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
-                                  bool(verify_checksums)))
-    return document
+    return _document(_frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
+                                               bool(verify_checksums)))
 
 
 def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
@@ -381,8 +383,7 @@ def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
     model: a GraphDef, MetaGraphDef or SavedModel (file or directory), bytes, or an object.
     tags: the SavedModel meta graph's tags (default: serve).
     """
-    document: Dict[str, Any] = _json.loads(_frost.summarize(_model(model), _names(tags)))
-    return document
+    return _document(_frost.summarize(_model(model), _names(tags)))
 
 
 # The API alone in the package's namespace (dir(frost)): no typing names.
