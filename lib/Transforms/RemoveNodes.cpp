@@ -68,9 +68,13 @@ std::pair<std::optional<DataType>, std::optional<DataType>> ioTypes(const Node &
   if (const tensorflow::OpDef *Def = Ops.find(N.op())) {
     if (Def->input_arg_size() == 0 || Def->output_arg_size() == 0)
       return {};
-    return {argType(N, Def->input_arg(0)), argType(N, Def->output_arg(0))};
+    std::optional<DataType> In = argType(N, Def->input_arg(0));
+    std::optional<DataType> Out = argType(N, Def->output_arg(0));
+    if (In && Out)
+      return {In, Out};
   }
-  // The usual spellings: Cast(SrcT -> DstT), Bitcast(T -> type), Shape(T ->
+  // A node without the attributes its OpDef types it by, or of an op without
+  // an OpDef: the usual spellings: Cast(SrcT -> DstT), Bitcast(T -> type), Shape(T ->
   // out_type), ...; an op with one type attribute keeps it.
   std::optional<DataType> In = typeAttr(N, "SrcT");
   if (!In)

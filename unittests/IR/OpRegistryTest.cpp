@@ -91,4 +91,48 @@ TEST(OpRegistryTest, FirstDefinitionWinsAndFunctionsAreOps) {
   EXPECT_EQ(R.find("Absent"), nullptr);
 }
 
+// TensorFlow's standard OpDefs are found after the registry's own, and only
+// when it falls back to them.
+TEST(OpRegistryTest, StandardOpsAreTheFallback) {
+  OpRegistry R;
+  tensorflow::OpList Ops;
+  *Ops.add_op() = opDef(R"pb(name: "Split" output_arg { name: "mine" type: DT_FLOAT })pb");
+  R.add(Ops);
+  EXPECT_EQ(R.find("Tile"), nullptr);
+  R.fallBackToStandardOps();
+  EXPECT_EQ(R.find("Split")->output_arg(0).name(), "mine"); // its own wins
+  const tensorflow::OpDef *Tile = R.find("Tile");
+  ASSERT_NE(Tile, nullptr);
+  EXPECT_EQ(Tile->input_arg_size(), 2);
+  EXPECT_EQ(R.find("NoSuchOp"), nullptr);
+  EXPECT_EQ(R.size(), 1u);
+}
+
+// Facts about TensorFlow's interface, checked by hand against its op
+// registrations (nn_ops.cc, array_ops.cc, function_ops.cc, logging_ops.cc).
+TEST(OpRegistryTest, StandardOpsKnowTensorFlowsInterface) {
+  const OpRegistry &Std = standardOpRegistry();
+  EXPECT_GT(Std.size(), 1500u);
+  const tensorflow::OpDef *Lrn = Std.find("LRN");
+  ASSERT_NE(Lrn, nullptr);
+  ProtoAttrMap A;
+  addDefaultAttrs(*Lrn, A);
+  EXPECT_EQ(A.at("depth_radius").i(), 5);
+  EXPECT_EQ(A.at("bias").f(), 1.0f);
+  EXPECT_EQ(A.at("alpha").f(), 1.0f);
+  EXPECT_EQ(A.at("beta").f(), 0.5f);
+  EXPECT_EQ(A.at("T").type(), tensorflow::DT_FLOAT);
+  // Split(axis, value) -> output: num_split tensors.
+  const tensorflow::OpDef *Split = Std.find("Split");
+  ASSERT_NE(Split, nullptr);
+  ProtoAttrMap SplitAttrs = attrs(R"(attr { key: "num_split" value { i: 3 } })");
+  EXPECT_EQ(*argLength(Split->output_arg(0), SplitAttrs), 3);
+  EXPECT_EQ(*flatOutputIndex(*Split, SplitAttrs, "output", 2), 2);
+  EXPECT_FALSE(Split->is_stateful());
+  EXPECT_TRUE(Std.find("Print")->is_stateful());
+  EXPECT_TRUE(Std.find("Assign")->input_arg(0).is_ref());
+  EXPECT_NE(Std.find("_Arg"), nullptr); // internal ops too, as in TensorFlow's registry
+  EXPECT_EQ(&standardOpRegistry(), &Std); // parsed once
+}
+
 } // namespace

@@ -1,10 +1,13 @@
 //===- OpRegistry.h - The OpDefs a model carries ----------------*- C++ -*-===//
 //
-// Frost has no op registry of its own: a MetaGraph's `stripped_op_list` (which
-// TensorFlow writes with every SavedModel and .meta) and the signatures of the
-// library's functions describe the ops a graph uses. Function bodies name
-// outputs by argument (`node:output_arg:index`); turning those into graph
-// ports (`node:k`) and restoring stripped default attributes needs these.
+// The OpDefs that describe the ops a graph uses: a MetaGraph's
+// `stripped_op_list` (which TensorFlow writes with every SavedModel and .meta),
+// the signatures of the library's functions, then TensorFlow's standard OpDefs
+// built into Frost (scripts/generate_op_defs.py writes them from TensorFlow's
+// registry; TensorFlow 2 SavedModels leave the ops their functions use out of
+// their op list). Function bodies name outputs by argument
+// (`node:output_arg:index`); turning those into graph ports (`node:k`),
+// restoring stripped default attributes and typing edges need these.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_IR_OPREGISTRY_H
@@ -25,24 +28,42 @@ using ProtoAttrMap = google::protobuf::Map<std::string, tensorflow::AttrValue>;
 
 class OpRegistry {
 public:
+  OpRegistry() = default;
+  // ByName points into Defs, which a move keeps and a copy would not.
+  OpRegistry(OpRegistry &&) = default;
+  OpRegistry &operator=(OpRegistry &&) = default;
+  OpRegistry(const OpRegistry &) = delete;
+  OpRegistry &operator=(const OpRegistry &) = delete;
+
   /// Later definitions of an op do not replace earlier ones.
   void add(const tensorflow::OpList &Ops);
   /// Each function is an op named after it.
   void add(const tensorflow::FunctionDefLibrary &Library);
+  /// Ops this registry does not define are then looked up in
+  /// standardOpRegistry(), which is parsed on the first such lookup.
+  void fallBackToStandardOps() { FallBackToStandard = true; }
 
-  const tensorflow::OpDef *find(llvm::StringRef Op) const { return ByName.lookup(Op); }
+  const tensorflow::OpDef *find(llvm::StringRef Op) const;
+  /// Whether it defines no op of its own (the standard ones do not count).
   bool empty() const { return ByName.empty(); }
+  size_t size() const { return ByName.size(); }
 
 private:
+  friend const OpRegistry &standardOpRegistry();
   void add(const tensorflow::OpDef &Def);
   std::deque<tensorflow::OpDef> Defs;
   llvm::StringMap<const tensorflow::OpDef *> ByName;
+  bool FallBackToStandard = false;
 };
+
+/// TensorFlow's standard OpDefs (lib/IR/StandardOpDefs.pb.zlib, without their
+/// documentation), parsed once per process on first use; immutable.
+const OpRegistry &standardOpRegistry();
 
 class Model;
 
-/// The OpDefs model `M` carries: its MetaGraph's stripped_op_list, then its
-/// library's functions.
+/// The OpDefs for model `M`: its MetaGraph's stripped_op_list, then its
+/// library's functions, then TensorFlow's standard OpDefs.
 OpRegistry modelOpRegistry(const Model &M);
 
 /// A node's attribute by name, or null.
