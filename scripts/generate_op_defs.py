@@ -73,7 +73,7 @@ def main():
         with open(args.output, "rb") as f:
             lines = differences(decode(f.read()), ops)
         if lines:
-            print(f"{args.output} is out of date with TensorFlow {version} ({len(lines)} ops); "
+            print(f"{args.output} is out of date with TensorFlow {version} (ops differing: {len(lines)}); "
                   f"run scripts/generate_op_defs.py:", file=sys.stderr)
             print("\n".join(lines[:20] + ([f"  and {len(lines) - 20} more"] if len(lines) > 20 else [])),
                   file=sys.stderr)

@@ -43,8 +43,8 @@ spec's "init_op" nodes are run first; one missing from the graph is a failure
 Deterministic: fixed seeds, oneDNN off (TF_ENABLE_ONEDNN_OPTS=0, which also
 keeps the import quiet), Keras's exported variables in name order, the hash
 table's uuid and fingerprint.pb's uuid derived from seeds, every SavedModel
-built before any is frozen. Two runs give the same files except lstm's and
-gru's tf_frozen.pb: TensorFlow's own freezing of a while loop is not
+built before any is frozen. Two runs give the same files except lstm's,
+gru's and nms_padded's tf_frozen.pb: TensorFlow's own freezing of a while loop is not
 deterministic (lift_to_graph breaks the loop's cycle at an arbitrary op, so
 the number and order of "unused_control_flow_input" Placeholders it leaves
 vary). Function names in the SavedModels depend on what was traced before,
@@ -451,6 +451,68 @@ def build_captured_constant(path, r):
     return {"inputs": {"serving_default": {"x": x}}}
 
 
+class NmsPaddedModule(tf.Module):
+    """tf.image.non_max_suppression_padded with pad_to_max_output_size: its
+    tf.conds' functions use ops (Split, All, Equal, Tile, ...) that TensorFlow
+    2.21 leaves out of the SavedModel's stripped_op_list, so numbering their
+    outputs needs TensorFlow's standard OpDefs (issue 28)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="boxes"),
+                                  tf.TensorSpec([None], tf.float32, name="scores")])
+    def __call__(self, boxes, scores):
+        indices, valid = tf.image.non_max_suppression_padded(
+            boxes, scores, max_output_size=5, iou_threshold=0.5, pad_to_max_output_size=True)
+        return {"indices": indices, "valid": valid}
+
+
+def build_nms_padded(path, r):
+    m = NmsPaddedModule()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__})
+    # Eight boxes, some overlapping (so some are suppressed), distinct scores.
+    corners = r.uniform(0, 8, (8, 2)).astype(np.float32)
+    boxes = np.concatenate([corners, corners + r.uniform(1, 4, (8, 2)).astype(np.float32)], axis=1)
+    scores = r.permutation(8).astype(np.float32) / 8
+    return {"inputs": {"serving_default": {"boxes": boxes, "scores": scores}}}
+
+
+class UnlistedOpsModule(tf.Module):
+    """tf.split, tf.reduce_all, tf.equal and tf.tile only inside a tf.cond's
+    branches: TensorFlow 2.21 lists the ops of functions a call reaches, not
+    those of an If's branches, in the SavedModel's stripped_op_list."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(tf.random.normal([2, 4]), name="w")
+
+    def reversed_quarters(self, x):
+        q = tf.split(x, 4, axis=1)
+        all_positive = tf.reduce_all(tf.equal(tf.sign(x), 1.0), axis=1, keepdims=True)
+        return tf.where(all_positive, tf.concat(q[::-1], axis=1), q[1] * self.w[1])
+
+    @tf.function
+    def scaled(self, v):
+        return v * self.w[0]
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def __call__(self, x):
+        y = tf.cond(tf.reduce_sum(x) > 0,
+                    lambda: self.reversed_quarters(x),
+                    lambda: tf.tile(x[:, :2], [1, 2]))
+        return {"y": self.scaled(y)}
+
+
+def build_unlisted_ops(path, r):
+    m = UnlistedOpsModule()
+    tf.saved_model.save(m, path, signatures={"serving_default": m.__call__})
+    # The true branch, with rows all positive and rows not.
+    x = r.standard_normal((BATCH, 4)).astype(np.float32)
+    x[0] = np.abs(x[0])
+    if x.sum() <= 0:
+        x[1:] = np.abs(x[1:])
+        x[1, 0] = -x[1, 0]
+    return {"inputs": {"serving_default": {"x": x}}}
+
+
 MODELS = collections.OrderedDict([
     ("mlp", build_mlp),
     ("cnn_bn", build_cnn_bn),
@@ -466,6 +528,8 @@ MODELS = collections.OrderedDict([
     ("normalization", build_normalization),
     ("attention", build_attention),
     ("captured_constant", build_captured_constant),
+    ("nms_padded", build_nms_padded),
+    ("unlisted_ops", build_unlisted_ops),
 ])
 
 
