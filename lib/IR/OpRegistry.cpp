@@ -2,12 +2,16 @@
 #include "frost/IR/OpRegistry.h"
 
 #include "frost/IR/Model.h"
+#include "frost/Support/Wire.h"
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/gzip_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <memory>
+#include <mutex>
 
 namespace frost {
 
@@ -24,34 +28,88 @@ void OpRegistry::add(const tensorflow::OpDef &Def) {
   ByName[Def.name()] = &Defs.back();
 }
 
-const tensorflow::OpDef *OpRegistry::find(llvm::StringRef Op) const {
-  if (const tensorflow::OpDef *Def = ByName.lookup(Op))
-    return Def;
-  return FallBackToStandard ? standardOpRegistry().find(Op) : nullptr;
-}
+namespace {
 
-const OpRegistry &standardOpRegistry() {
-  // Parsed on first use only: a model that carries every OpDef it needs
-  // never pays for it. A function-local static is initialised once, even
-  // when threads race to it, and is never changed after. The OpDefs stay
-  // where they were parsed, in an arena (about 15 ms of CPU and 5 MB for
-  // TensorFlow 2.21's 1908 ops).
-  static google::protobuf::Arena Arena;
-  static const OpRegistry Standard = [] {
+/// TensorFlow's standard OpDefs: the OpList, inflated and indexed by op name
+/// when first needed; each OpDef is parsed the first time it is asked for
+/// (parsing all 1908 of TensorFlow 2.21 would take a small model's whole
+/// freezing time again). What find() returns never changes after.
+class StandardOpDefs {
+public:
+  StandardOpDefs() {
     google::protobuf::io::ArrayInputStream Compressed(
         detail::StandardOpDefsZlib, static_cast<int>(detail::StandardOpDefsZlibSize));
     google::protobuf::io::GzipInputStream Stream(&Compressed,
                                                  google::protobuf::io::GzipInputStream::ZLIB);
-    auto *List = google::protobuf::Arena::Create<tensorflow::OpList>(&Arena);
-    if (!List->ParseFromZeroCopyStream(&Stream))
-      llvm::report_fatal_error("the standard OpDefs built into Frost do not parse: "
-                               "rebuild from lib/IR/StandardOpDefs.pb.zlib");
-    OpRegistry Ops;
-    for (const tensorflow::OpDef &Def : List->op())
-      Ops.ByName.try_emplace(Def.name(), &Def);
-    return Ops;
-  }();
+    const void *Chunk;
+    int Size;
+    while (Stream.Next(&Chunk, &Size))
+      Bytes.append(static_cast<const char *>(Chunk), Size);
+    WireReader Ops(Bytes);
+    WireRecord Op;
+    while (Ops.next(Op)) {
+      if (Op.Field != 1 || Op.Type != WireType::Bytes)
+        continue;
+      WireReader Def(Op.Payload);
+      WireRecord Field;
+      while (Def.next(Field))
+        if (Field.Field == 1 && Field.Type == WireType::Bytes) {
+          Spans.try_emplace(Field.Payload, Op.Payload);
+          break;
+        }
+    }
+    if (Stream.ZlibErrorCode() < 0 || Ops.failed() || Spans.empty())
+      broken();
+  }
+
+  const tensorflow::OpDef *find(llvm::StringRef Op) const {
+    auto Span = Spans.find(Op);
+    if (Span == Spans.end())
+      return nullptr;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    std::unique_ptr<tensorflow::OpDef> &Def = Parsed[Op];
+    if (!Def) {
+      Def = std::make_unique<tensorflow::OpDef>();
+      if (!Def->ParseFromArray(Span->second.data(), static_cast<int>(Span->second.size())))
+        broken();
+    }
+    return Def.get();
+  }
+
+  size_t size() const { return Spans.size(); }
+
+private:
+  // The data is part of the build, not an input: a defect of the build.
+  [[noreturn]] static void broken() {
+    llvm::report_fatal_error("the standard OpDefs built into Frost do not parse: "
+                             "rebuild from lib/IR/StandardOpDefs.pb.zlib");
+  }
+
+  std::string Bytes;
+  llvm::StringMap<llvm::StringRef> Spans; // op name -> its serialized OpDef in Bytes
+  mutable std::mutex Mutex;               // guards Parsed
+  mutable llvm::StringMap<std::unique_ptr<tensorflow::OpDef>> Parsed;
+};
+
+const StandardOpDefs &standardOpDefs() {
+  // Built on first use only (a model that carries every OpDef it needs never
+  // pays for it), once, even when threads race to it.
+  static const StandardOpDefs Standard;
   return Standard;
+}
+
+} // namespace
+
+const tensorflow::OpDef *findStandardOpDef(llvm::StringRef Op) {
+  return standardOpDefs().find(Op);
+}
+
+size_t numStandardOpDefs() { return standardOpDefs().size(); }
+
+const tensorflow::OpDef *OpRegistry::find(llvm::StringRef Op) const {
+  if (const tensorflow::OpDef *Def = ByName.lookup(Op))
+    return Def;
+  return FallBackToStandard ? findStandardOpDef(Op) : nullptr;
 }
 
 void OpRegistry::add(const tensorflow::OpList &Ops) {

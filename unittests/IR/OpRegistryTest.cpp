@@ -4,6 +4,8 @@
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 
+#include <thread>
+
 using namespace frost;
 
 namespace {
@@ -111,9 +113,8 @@ TEST(OpRegistryTest, StandardOpsAreTheFallback) {
 // Facts about TensorFlow's interface, checked by hand against its op
 // registrations (nn_ops.cc, array_ops.cc, function_ops.cc, logging_ops.cc).
 TEST(OpRegistryTest, StandardOpsKnowTensorFlowsInterface) {
-  const OpRegistry &Std = standardOpRegistry();
-  EXPECT_GT(Std.size(), 1500u);
-  const tensorflow::OpDef *Lrn = Std.find("LRN");
+  EXPECT_GT(numStandardOpDefs(), 1500u);
+  const tensorflow::OpDef *Lrn = findStandardOpDef("LRN");
   ASSERT_NE(Lrn, nullptr);
   ProtoAttrMap A;
   addDefaultAttrs(*Lrn, A);
@@ -123,16 +124,37 @@ TEST(OpRegistryTest, StandardOpsKnowTensorFlowsInterface) {
   EXPECT_EQ(A.at("beta").f(), 0.5f);
   EXPECT_EQ(A.at("T").type(), tensorflow::DT_FLOAT);
   // Split(axis, value) -> output: num_split tensors.
-  const tensorflow::OpDef *Split = Std.find("Split");
+  const tensorflow::OpDef *Split = findStandardOpDef("Split");
   ASSERT_NE(Split, nullptr);
   ProtoAttrMap SplitAttrs = attrs(R"(attr { key: "num_split" value { i: 3 } })");
   EXPECT_EQ(*argLength(Split->output_arg(0), SplitAttrs), 3);
   EXPECT_EQ(*flatOutputIndex(*Split, SplitAttrs, "output", 2), 2);
   EXPECT_FALSE(Split->is_stateful());
-  EXPECT_TRUE(Std.find("Print")->is_stateful());
-  EXPECT_TRUE(Std.find("Assign")->input_arg(0).is_ref());
-  EXPECT_NE(Std.find("_Arg"), nullptr); // internal ops too, as in TensorFlow's registry
-  EXPECT_EQ(&standardOpRegistry(), &Std); // parsed once
+  EXPECT_TRUE(findStandardOpDef("Print")->is_stateful());
+  EXPECT_TRUE(findStandardOpDef("Assign")->input_arg(0).is_ref());
+  EXPECT_NE(findStandardOpDef("_Arg"), nullptr); // internal ops too, as in TensorFlow's registry
+  EXPECT_EQ(findStandardOpDef("NoSuchOp"), nullptr);
+  EXPECT_EQ(findStandardOpDef("LRN"), Lrn); // parsed once
+}
+
+// Threads looking the same ops up at once get the same OpDefs.
+TEST(OpRegistryTest, StandardOpsAreSharedByThreads) {
+  const char *Names[] = {"Conv2D", "MatMul", "Tile", "All", "Equal", "GatherV2", "Where"};
+  std::vector<std::vector<const tensorflow::OpDef *>> Found(4);
+  std::vector<std::thread> Threads;
+  for (auto &Mine : Found)
+    Threads.emplace_back([&Mine, &Names] {
+      for (const char *Name : Names)
+        Mine.push_back(findStandardOpDef(Name));
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (size_t I = 0; I < std::size(Names); ++I) {
+    ASSERT_NE(Found[0][I], nullptr) << Names[I];
+    EXPECT_EQ(Found[0][I]->name(), Names[I]);
+    for (const auto &Other : Found)
+      EXPECT_EQ(Other[I], Found[0][I]);
+  }
 }
 
 } // namespace

@@ -39,8 +39,8 @@ public:
   void add(const tensorflow::OpList &Ops);
   /// Each function is an op named after it.
   void add(const tensorflow::FunctionDefLibrary &Library);
-  /// Ops this registry does not define are then looked up in
-  /// standardOpRegistry(), which is parsed on the first such lookup.
+  /// Ops this registry does not define are then looked up with
+  /// findStandardOpDef.
   void fallBackToStandardOps() { FallBackToStandard = true; }
 
   const tensorflow::OpDef *find(llvm::StringRef Op) const;
@@ -49,16 +49,19 @@ public:
   size_t size() const { return ByName.size(); }
 
 private:
-  friend const OpRegistry &standardOpRegistry();
   void add(const tensorflow::OpDef &Def);
   std::deque<tensorflow::OpDef> Defs;
   llvm::StringMap<const tensorflow::OpDef *> ByName;
   bool FallBackToStandard = false;
 };
 
-/// TensorFlow's standard OpDefs (lib/IR/StandardOpDefs.pb.zlib, without their
-/// documentation), parsed once per process on first use; immutable.
-const OpRegistry &standardOpRegistry();
+/// TensorFlow's standard OpDef of `Op` (lib/IR/StandardOpDefs.pb.zlib,
+/// without documentation), or null. The list is read on the first call and
+/// each OpDef parsed on the first lookup of its op, once per process; what is
+/// returned lives as long as the process and never changes. Thread-safe.
+const tensorflow::OpDef *findStandardOpDef(llvm::StringRef Op);
+/// How many standard OpDefs Frost knows.
+size_t numStandardOpDefs();
 
 class Model;
 

@@ -79,6 +79,8 @@ struct VerifyReport {
   std::string Frozen, Source, Checkpoint;
   size_t ConstantsChecked = 0, ConstantsAbsent = 0;
   size_t NodesReached = 0, EdgesTyped = 0;
+  /// Whether the source or the frozen graph carries OpDefs of its own (edges
+  /// are typed with TensorFlow's standard ones either way).
   bool HasOpDefs = false;
   bool NumericRun = false;
   uint64_t Seed = 0;
