@@ -1,10 +1,14 @@
 //===- EdgeTypes.cpp - Resource, reference or value, edge by edge ---------===//
 #include "frost/IR/EdgeTypes.h"
 
+#include "frost/IR/FunctionBody.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpClasses.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace frost {
@@ -223,6 +227,53 @@ std::string describeIllTypedEdge(const IllTypedEdge &E) {
                       E.User->op().str(), ") takes ", kindName(E.Expected), " but '",
                       In.Src->name().str(), In.Port ? absl::StrCat(":", In.Port) : "", "' (",
                       In.Src->op().str(), ") gives ", kindName(E.Given));
+}
+
+std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
+                                                            const OpRegistry &Ops) {
+  std::vector<IllTypedFunctionEdge> Found;
+  if (G.library().function_size() == 0)
+    return Found;
+  FunctionIndex Functions(G.library());
+  std::vector<const tensorflow::FunctionDef *> Reached;
+  llvm::SmallPtrSet<const tensorflow::FunctionDef *, 8> Seen;
+  auto reach = [&](const std::string &Name) {
+    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && Seen.insert(F).second)
+      Reached.push_back(F);
+  };
+  for (const Node &N : G) {
+    reach(N.op().str());
+    for (const auto &Entry : N.attrs())
+      forEachFunctionName(Entry.second, reach);
+  }
+  for (size_t I = 0; I < Reached.size(); ++I)
+    for (const tensorflow::FunctionDef *Callee : referencedFunctions(*Reached[I], Functions))
+      reach(Callee->signature().name());
+  for (const tensorflow::FunctionDef *F : Reached) {
+    // The body in a graph of its own, each argument a Placeholder of its type.
+    Graph Body;
+    BodyCopyOptions Options;
+    for (const tensorflow::OpDef::ArgDef &Arg : F->signature().input_arg()) {
+      Node *P = Body.createNode(Arg.name(), "Placeholder");
+      if (Arg.type() != tensorflow::DT_INVALID)
+        P->attr("dtype").set_type(Arg.type());
+      Options.Args.push_back({P, 0});
+    }
+    if (!copyFunctionBody(Body, *F, Ops, Options).ok())
+      continue;
+    for (const IllTypedEdge &E : findIllTypedEdges(Body, Ops)) {
+      const Input &In = E.User->input(E.Input);
+      bool FromArgument = llvm::any_of(Options.Args, [&](const TensorOf &A) { return A.Src == In.Src; });
+      Found.push_back(
+          {F->signature().name(),
+           FromArgument ? absl::StrCat("input ", E.Input, " of node '", E.User->name().str(), "' (",
+                                       E.User->op().str(), ") takes ", kindName(E.Expected),
+                                       " but argument '", In.Src->name().str(), "' gives ",
+                                       kindName(E.Given))
+                        : describeIllTypedEdge(E)});
+    }
+  }
+  return Found;
 }
 
 std::string describeIllTypedEdges(const std::vector<IllTypedEdge> &Edges) {
