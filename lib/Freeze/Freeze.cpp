@@ -14,6 +14,7 @@
 #include "FreezeInternal.h"
 
 #include "frost/IR/EdgeTypes.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Support/File.h"
@@ -113,7 +114,8 @@ absl::Status checkEdgeTypes(const Model &M, const FreezeResult &R) {
         Where, ": function '", E.Function, "', which the frozen graph calls: ", E.Description,
         InFunctions.size() > 1 ? absl::StrCat(" (and ", InFunctions.size() - 1, " more)") : "",
         "; it writes a variable freezing makes a constant, and TensorFlow could not run the "
-        "graph: bind what decides the branch (--bind) so that only the inference branch stays"));
+        "graph: bind what decides the branch (--bind) so that only the inference branch stays, "
+        "or --drop-variable-writes drops such writes"));
   }
   const IllTypedEdge &E = Bad.front();
   const Node &User = *E.User;
@@ -333,6 +335,8 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   Sequence.RenameVariables = !C.Rename.empty();
   Sequence.EmaRemap = C.Ema.has_value();
   Sequence.BindPlaceholders = !C.Bind.empty();
+  Sequence.FoldConstantBranches = llvm::any_of(
+      M.graph(), [](const Node &N) { return isIfOp(N.op()) || isCaseOp(N.op()); });
   Sequence.StripTrainingOps = C.StripTrainingOps;
   Sequence.DropVariableWrites = C.DropVariableWrites;
   Sequence.ClearDevices = C.ClearDevices;

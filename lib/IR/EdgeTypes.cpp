@@ -250,27 +250,37 @@ std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
     for (const tensorflow::FunctionDef *Callee : referencedFunctions(*Reached[I], Functions))
       reach(Callee->signature().name());
   for (const tensorflow::FunctionDef *F : Reached) {
-    // The body in a graph of its own, each argument a Placeholder of its type.
+    // The body in a graph of its own, each argument a Placeholder of its
+    // type, named so that no body node's name is taken.
     Graph Body;
     BodyCopyOptions Options;
+    Options.UniquifyNames = false;
+    llvm::DenseMap<const Node *, std::string> ArgName;
     for (const tensorflow::OpDef::ArgDef &Arg : F->signature().input_arg()) {
-      Node *P = Body.createNode(Arg.name(), "Placeholder");
+      Node *P = Body.createNode(absl::StrCat("^", Arg.name()), "Placeholder");
       if (Arg.type() != tensorflow::DT_INVALID)
         P->attr("dtype").set_type(Arg.type());
       Options.Args.push_back({P, 0});
+      ArgName[P] = Arg.name();
     }
-    if (!copyFunctionBody(Body, *F, Ops, Options).ok())
+    absl::StatusOr<BodyCopy> Copy = copyFunctionBody(Body, *F, Ops, Options);
+    if (!Copy.ok())
       continue;
     for (const IllTypedEdge &E : findIllTypedEdges(Body, Ops)) {
       const Input &In = E.User->input(E.Input);
-      bool FromArgument = llvm::any_of(Options.Args, [&](const TensorOf &A) { return A.Src == In.Src; });
+      auto Arg = ArgName.find(In.Src);
+      bool Returned = llvm::any_of(Copy->Returns, [&](const TensorOf &T) { return T.Src == E.User; });
+      bool Read = llvm::any_of(E.User->uses(), [](const Use &U) {
+        return !U.User->input(U.InputIndex).isControl();
+      });
       Found.push_back(
-          {F->signature().name(),
-           FromArgument ? absl::StrCat("input ", E.Input, " of node '", E.User->name().str(), "' (",
-                                       E.User->op().str(), ") takes ", kindName(E.Expected),
-                                       " but argument '", In.Src->name().str(), "' gives ",
-                                       kindName(E.Given))
-                        : describeIllTypedEdge(E)});
+          {F->signature().name(), E.User->name().str(), E.Input, Returned || Read,
+           Arg != ArgName.end(),
+           Arg != ArgName.end()
+               ? absl::StrCat("input ", E.Input, " of node '", E.User->name().str(), "' (",
+                              E.User->op().str(), ") takes ", kindName(E.Expected),
+                              " but argument '", Arg->second, "' gives ", kindName(E.Given))
+               : describeIllTypedEdge(E)});
     }
   }
   return Found;

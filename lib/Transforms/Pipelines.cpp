@@ -41,7 +41,8 @@ void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, Freeze
       PM.addPass(createBindPlaceholdersPass(BindPlaceholdersOptions{O.Bind}));
     // An If/Case a bound placeholder decides becomes its branch, so the
     // other branch's variable updates are gone before conversion.
-    PM.addPass(createFoldConstantBranchesPass(FoldConstantBranchesOptions{}));
+    if (S.FoldConstantBranches)
+      PM.addPass(createFoldConstantBranchesPass(FoldConstantBranchesOptions{}));
   }
   if (Stage == FreezeStage::BeforeConversion)
     return;

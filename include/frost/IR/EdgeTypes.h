@@ -48,8 +48,14 @@ tensorflow::DataType expectedInputDType(const Node &N, unsigned Index, const OpR
 /// An ill-typed data edge inside a library function the graph calls.
 struct IllTypedFunctionEdge {
   std::string Function;
-  /// describeIllTypedEdge's text, the function's arguments as Placeholders
-  /// named after them.
+  /// The body node (its node_def name) and its data input.
+  std::string Node;
+  unsigned Input = 0;
+  /// Whether the body reads the node's results or returns them.
+  bool ResultUsed = false;
+  /// Whether the input is one of the function's arguments.
+  bool FromArgument = false;
+  /// describeIllTypedEdge's text, an argument named as one.
   std::string Description;
 };
 

@@ -19,6 +19,9 @@ the same mode) within 1e-6:
   plain      --bind is_training=false --verify
   mode7      --bind is_training=false --bind mode=7 --optimize --verify (an index out
              of range runs the last branch, as Case does)
+  dropped    --drop-variable-writes, no --bind: the training branch stays,
+             its AssignSubVariableOps made NoOps (compared with the original's
+             training run, whose output uses the batch's moments)
   unbound    no --bind: refused (the training branch writes frozen
              variables), no file written
 One line per freeze: the ops left of If/StatelessIf/Case/StatelessCase and
@@ -80,10 +83,11 @@ def build(prefix):
         feed_x = np.random.RandomState(0).rand(5, 4).astype(np.float32)
         with V1.Session(graph=graph) as sess:
             sess.run(V1.global_variables_initializer())
-            sess.run(softmax, {x: feed_x})  # moves the averages
+            # Training uses the batch's moments (and moves the averages).
+            want = {"training": sess.run(softmax, {x: feed_x})}
             V1.train.Saver().save(sess, prefix)
-            want = {m: sess.run(softmax, {x: feed_x, is_training: False, mode: m})
-                    for m in MODES}
+            want.update({m: sess.run(softmax, {x: feed_x, is_training: False, mode: m})
+                         for m in MODES})
     return feed_x, want
 
 
@@ -132,7 +136,7 @@ def check(name, path, feed_x, want, modes):
         with V1.Session(graph=graph) as sess:
             for m in modes:
                 feed = {"x:0": feed_x}
-                if has_mode:
+                if has_mode and m != "training":
                     feed["mode:0"] = m
                 y = sess.run("softmax:0", feed)
                 worst = max(worst, float(np.max(np.abs(y - want[m]))))
@@ -149,7 +153,8 @@ def main():
     prefix = os.path.join(workdir, "model.ckpt")
     feed_x, want = build(prefix)
 
-    runs = [("optimized", ["--bind", "is_training=false", "--optimize", "--verify"], MODES[:3]),
+    runs = [("dropped", ["--drop-variable-writes"], ["training"]),
+            ("optimized", ["--bind", "is_training=false", "--optimize", "--verify"], MODES[:3]),
             ("plain", ["--bind", "is_training=false", "--verify"], MODES[:3]),
             ("mode7", ["--bind", "is_training=false", "--bind", "mode=7", "--optimize", "--verify"],
              [7])]
