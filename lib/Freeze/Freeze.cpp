@@ -14,6 +14,7 @@
 #include "FreezeInternal.h"
 
 #include "frost/IR/EdgeTypes.h"
+#include "frost/IR/OpClasses.h"
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Support/File.h"
@@ -97,15 +98,28 @@ bool bindsKerasLearningPhase(const Graph &G, const FreezeOptions &C,
 /// is fed a value: the final check, naming the first such op in the user's
 /// terms (a write to a frozen variable, mostly).
 absl::Status checkEdgeTypes(const Model &M, const FreezeResult &R) {
-  std::vector<IllTypedEdge> Bad = findIllTypedEdges(M.graph(), modelOpRegistry(M));
-  if (Bad.empty())
-    return absl::OkStatus();
-  const IllTypedEdge &E = Bad.front();
-  const Node &User = *E.User;
-  const Node *Variable = constantSource(User.input(E.Input));
+  OpRegistry Ops = modelOpRegistry(M);
+  std::vector<IllTypedEdge> Bad = findIllTypedEdges(M.graph(), Ops);
   std::string Where = R.Signature.empty()
                           ? R.GraphPath
                           : absl::StrCat(R.GraphPath, ": signature '", R.Signature, "'");
+  if (Bad.empty()) {
+    // A branch or called function still writing a variable whose handle
+    // argument freezing made a value: TensorFlow fails when it runs.
+    std::vector<IllTypedFunctionEdge> InFunctions = findIllTypedFunctionEdges(M.graph(), Ops);
+    if (InFunctions.empty())
+      return absl::OkStatus();
+    const IllTypedFunctionEdge &E = InFunctions.front();
+    return absl::InvalidArgumentError(absl::StrCat(
+        Where, ": function '", E.Function, "', which the frozen graph calls: ", E.Description,
+        InFunctions.size() > 1 ? absl::StrCat(" (and ", InFunctions.size() - 1, " more)") : "",
+        "; it writes a variable freezing makes a constant, and TensorFlow could not run the "
+        "graph: bind what decides the branch (--bind) so that only the inference branch stays, "
+        "or --drop-variable-writes drops such writes"));
+  }
+  const IllTypedEdge &E = Bad.front();
+  const Node &User = *E.User;
+  const Node *Variable = constantSource(User.input(E.Input));
   std::string More = Bad.size() > 1 ? absl::StrCat(" (and ", Bad.size() - 1, " more)") : "";
   auto Source = Variable ? M.variableSources().find(Variable->name())
                          : M.variableSources().end();
@@ -321,6 +335,8 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   Sequence.RenameVariables = !C.Rename.empty();
   Sequence.EmaRemap = C.Ema.has_value();
   Sequence.BindPlaceholders = !C.Bind.empty();
+  Sequence.FoldConstantBranches = llvm::any_of(
+      M.graph(), [](const Node &N) { return isIfOp(N.op()) || isCaseOp(N.op()); });
   Sequence.StripTrainingOps = C.StripTrainingOps;
   Sequence.DropVariableWrites = C.DropVariableWrites;
   Sequence.ClearDevices = C.ClearDevices;

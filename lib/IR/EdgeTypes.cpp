@@ -1,10 +1,14 @@
 //===- EdgeTypes.cpp - Resource, reference or value, edge by edge ---------===//
 #include "frost/IR/EdgeTypes.h"
 
+#include "frost/IR/FunctionBody.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpClasses.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace frost {
@@ -223,6 +227,63 @@ std::string describeIllTypedEdge(const IllTypedEdge &E) {
                       E.User->op().str(), ") takes ", kindName(E.Expected), " but '",
                       In.Src->name().str(), In.Port ? absl::StrCat(":", In.Port) : "", "' (",
                       In.Src->op().str(), ") gives ", kindName(E.Given));
+}
+
+std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
+                                                            const OpRegistry &Ops) {
+  std::vector<IllTypedFunctionEdge> Found;
+  if (G.library().function_size() == 0)
+    return Found;
+  FunctionIndex Functions(G.library());
+  std::vector<const tensorflow::FunctionDef *> Reached;
+  llvm::SmallPtrSet<const tensorflow::FunctionDef *, 8> Seen;
+  auto reach = [&](const std::string &Name) {
+    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && Seen.insert(F).second)
+      Reached.push_back(F);
+  };
+  for (const Node &N : G) {
+    reach(N.op().str());
+    for (const auto &Entry : N.attrs())
+      forEachFunctionName(Entry.second, reach);
+  }
+  for (size_t I = 0; I < Reached.size(); ++I)
+    for (const tensorflow::FunctionDef *Callee : referencedFunctions(*Reached[I], Functions))
+      reach(Callee->signature().name());
+  for (const tensorflow::FunctionDef *F : Reached) {
+    // The body in a graph of its own, each argument a Placeholder of its
+    // type, named so that no body node's name is taken.
+    Graph Body;
+    BodyCopyOptions Options;
+    Options.UniquifyNames = false;
+    llvm::DenseMap<const Node *, std::string> ArgName;
+    for (const tensorflow::OpDef::ArgDef &Arg : F->signature().input_arg()) {
+      Node *P = Body.createNode(absl::StrCat("^", Arg.name()), "Placeholder");
+      if (Arg.type() != tensorflow::DT_INVALID)
+        P->attr("dtype").set_type(Arg.type());
+      Options.Args.push_back({P, 0});
+      ArgName[P] = Arg.name();
+    }
+    absl::StatusOr<BodyCopy> Copy = copyFunctionBody(Body, *F, Ops, Options);
+    if (!Copy.ok())
+      continue;
+    for (const IllTypedEdge &E : findIllTypedEdges(Body, Ops)) {
+      const Input &In = E.User->input(E.Input);
+      auto Arg = ArgName.find(In.Src);
+      bool Returned = llvm::any_of(Copy->Returns, [&](const TensorOf &T) { return T.Src == E.User; });
+      bool Read = llvm::any_of(E.User->uses(), [](const Use &U) {
+        return !U.User->input(U.InputIndex).isControl();
+      });
+      Found.push_back(
+          {F->signature().name(), E.User->name().str(), E.Input, Returned || Read,
+           Arg != ArgName.end(),
+           Arg != ArgName.end()
+               ? absl::StrCat("input ", E.Input, " of node '", E.User->name().str(), "' (",
+                              E.User->op().str(), ") takes ", kindName(E.Expected),
+                              " but argument '", Arg->second, "' gives ", kindName(E.Given))
+               : describeIllTypedEdge(E)});
+    }
+  }
+  return Found;
 }
 
 std::string describeIllTypedEdges(const std::vector<IllTypedEdge> &Edges) {

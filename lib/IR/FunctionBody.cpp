@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace frost {
 
@@ -390,6 +391,51 @@ absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Ro
     }
   }
   return absl::OkStatus();
+}
+
+unsigned dropUncalledFunctions(Graph &G) {
+  unsigned Dropped = 0;
+  tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
+  FunctionIndex ByName(Lib);
+  std::set<std::string> Used;
+  std::vector<const tensorflow::FunctionDef *> Work;
+  auto use = [&](llvm::StringRef Name) {
+    if (const tensorflow::FunctionDef *F = ByName.find(Name); F && Used.insert(Name.str()).second)
+      Work.push_back(F);
+  };
+  auto useAttrs = [&](const auto &Attrs) {
+    for (const auto &Entry : Attrs)
+      forEachFunctionName(Entry.second, use);
+  };
+  for (const Node &N : G) {
+    use(N.op());
+    useAttrs(N.attrs());
+  }
+  while (!Work.empty()) {
+    const tensorflow::FunctionDef &F = *Work.back();
+    Work.pop_back();
+    for (const tensorflow::NodeDef &ND : F.node_def()) {
+      use(ND.op());
+      useAttrs(ND.attr());
+    }
+  }
+  // Gradients of dropped functions go with them.
+  google::protobuf::RepeatedPtrField<tensorflow::FunctionDef> Kept;
+  for (tensorflow::FunctionDef &F : *Lib.mutable_function())
+    if (Used.count(F.signature().name()))
+      Kept.Add(std::move(F));
+    else
+      ++Dropped;
+  Lib.mutable_function()->Swap(&Kept);
+  google::protobuf::RepeatedPtrField<tensorflow::GradientDef> Grads;
+  for (tensorflow::GradientDef &D : *Lib.mutable_gradient())
+    if (Used.count(D.function_name()))
+      Grads.Add(std::move(D));
+  Lib.mutable_gradient()->Swap(&Grads);
+  if (Lib.function_size() == 0 && Lib.gradient_size() == 0 &&
+      Lib.registered_gradients_size() == 0)
+    G.mutableOtherFields().clear_library();
+  return Dropped;
 }
 
 } // namespace frost

@@ -10,7 +10,10 @@
 // reference from a Const, and whose result nothing reads, into a NoOp of the
 // same name with the same control inputs (what waited on the write still
 // waits), and warns for each. An op whose result is read stays, and the
-// final check names it.
+// final check names it. The same holds inside the bodies of the functions
+// the graph calls (an If branch left with a batch norm's moving-average
+// updates): a write whose handle argument became a value, and whose result
+// the body neither reads nor returns, becomes a NoOp there.
 //
 //===----------------------------------------------------------------------===//
 #include "frost/IR/EdgeTypes.h"
@@ -31,6 +34,38 @@ bool hasDataUses(const Node &N) {
 
 class DropVariableWritesPass : public Pass {
   Statistic NumDropped{*this, "writes-dropped", "Ops writing a frozen variable made NoOps"};
+
+  void dropWritesInFunctions(Graph &G, const OpRegistry &Ops, PassContext &Ctx) {
+    std::vector<IllTypedFunctionEdge> Edges = findIllTypedFunctionEdges(G, Ops);
+    if (Edges.empty())
+      return;
+    tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
+    for (const IllTypedFunctionEdge &E : Edges) {
+      if (E.ResultUsed || !E.FromArgument)
+        continue;
+      auto F = llvm::find_if(*Lib.mutable_function(), [&](const tensorflow::FunctionDef &D) {
+        return D.signature().name() == E.Function;
+      });
+      if (F == Lib.mutable_function()->end())
+        continue;
+      auto W = llvm::find_if(*F->mutable_node_def(),
+                             [&](const tensorflow::NodeDef &N) { return N.name() == E.Node; });
+      if (W == F->mutable_node_def()->end() || W->op() == "NoOp")
+        continue; // gone already (another of its inputs)
+      Ctx.warning(name(), absl::StrCat("dropped '", E.Node, "' (", W->op(), ") in function '",
+                                       E.Function,
+                                       "', which writes a variable freezing makes a constant: "
+                                       "the frozen graph does not do it"));
+      google::protobuf::RepeatedPtrField<std::string> Controls;
+      for (const std::string &In : W->input())
+        if (llvm::StringRef(In).starts_with("^"))
+          Controls.Add(std::string(In));
+      W->mutable_input()->Swap(&Controls);
+      W->clear_attr();
+      W->set_op("NoOp");
+      ++NumDropped;
+    }
+  }
 
   absl::Status run(Model &M, PassContext &Ctx) override {
     Graph &G = M.graph();
@@ -54,6 +89,7 @@ class DropVariableWritesPass : public Pass {
       W->setOp("NoOp");
       ++NumDropped;
     }
+    dropWritesInFunctions(G, Ops, Ctx);
     return absl::OkStatus();
   }
 };

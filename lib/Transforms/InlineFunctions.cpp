@@ -26,22 +26,17 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/Transforms/Utils/CallInlining.h"
 #include "frost/Transforms/Utils/ControlFlowLowering.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
 
-#include <set>
 
 namespace frost {
 
 namespace {
-
-bool isTrue(const Node &N, std::string_view Attr) {
-  const tensorflow::AttrValue *V = N.findAttr(Attr);
-  return V && V->value_case() == tensorflow::AttrValue::kB && V->b();
-}
 
 class InlineFunctionsPass : public Pass {
 public:
@@ -76,19 +71,10 @@ private:
   };
   RunState ThisRun;
 
-  std::string newName(Graph &G, llvm::StringRef Prefix) {
-    return ThisRun.Names.newName(G, Prefix);
-  }
   void addStrictInputs(Node &N, bool TakesResource) {
     addStrictInputSemantics(
         N, TakesResource, [this](const Node &X) { return ThisRun.Rank[X.id()]; },
         *ThisRun.Captured);
-  }
-
-  /// Grappler's IsFunctionCall.
-  static bool isFunctionCall(const FunctionIndex &Functions, const Node &N) {
-    return isPartitionedCallOp(N.op()) || N.op() == "SymbolicGradient" ||
-           Functions.find(N.op());
   }
 
   /// The function `Call` calls, or null when it calls none to inline.
@@ -152,9 +138,6 @@ private:
     return absl::OkStatus();
   }
 
-  absl::Status inlineCall(Graph &G, Node &Call, const tensorflow::FunctionDef &F,
-                          const OpRegistry &Ops, const FunctionIndex &Functions);
-  void dropUnusedFunctions(Graph &G);
 
   absl::Status run(Model &M, PassContext &) override {
     ThisRun = RunState();
@@ -180,7 +163,11 @@ private:
         FROST_RETURN_IF_ERROR(lowerControlFlowNode(G, N, ThisRun.Names));
         ++NumLowered;
       } else if (const tensorflow::FunctionDef *F = callee(Functions, N)) {
-        FROST_RETURN_IF_ERROR(inlineCall(G, N, *F, Ops, Functions));
+        FROST_RETURN_IF_ERROR(inlineFunctionCall(
+            G, N, *F, Ops, Functions,
+            {ThisRun.Names, [this](Node &Call, bool TakesResource) {
+               addStrictInputs(Call, TakesResource);
+             }}));
         ++NumInlined;
       } else {
         continue;
@@ -201,136 +188,10 @@ private:
         Walk.push_back(&*It);
       }
     }
-    dropUnusedFunctions(G);
+    NumFunctionsDropped += dropUncalledFunctions(G);
     return absl::OkStatus();
   }
 };
-
-absl::Status InlineFunctionsPass::inlineCall(Graph &G, Node &Call,
-                                             const tensorflow::FunctionDef &F,
-                                             const OpRegistry &Ops,
-                                             const FunctionIndex &Functions) {
-  const tensorflow::OpDef &Sig = F.signature();
-  std::string CallName = Call.name().str();
-  std::string Where = absl::StrCat("node '", CallName, "' (call of ", Sig.name(), ")");
-  if (static_cast<int>(Call.numDataInputs()) != Sig.input_arg_size())
-    return absl::InvalidArgumentError(absl::StrCat(Where, ": ", Call.numDataInputs(),
-                                                   " inputs for ", Sig.input_arg_size(),
-                                                   " arguments"));
-  std::string Prefix = absl::StrCat("Func/", CallName);
-
-  // Grappler's AddStrictInputSemantics (instantiate-signature's captured
-  // inputs stand for TensorFlow's captured Placeholders and are skipped too).
-  addStrictInputs(Call, llvm::any_of(Sig.input_arg(), [](const tensorflow::OpDef::ArgDef &A) {
-                    return A.type() == tensorflow::DT_RESOURCE;
-                  }));
-  // Grappler's multi-device inlining (calls and lowered branches) waits for
-  // the body's control outputs, single-device inlining for the results.
-  bool MultiDevice = isPartitionedCallOp(Call.op()) || isTrue(Call, "_lower_as_multi_device_function");
-
-  // Each argument through an Identity; the call's control inputs through a
-  // NoOp, made first.
-  BodyCopyOptions Options;
-  Options.Prefix = CallName + "/";
-  Options.ConstructionOrder = true;
-  Node *InputControl = nullptr;
-  if (!Call.controlInputs().empty()) {
-    InputControl = G.createNode(newName(G, Prefix + "/input_control_node"), "NoOp");
-    InputControl->setDevice(Call.device());
-    for (const Input &In : Call.controlInputs())
-      InputControl->addControlInput(In.Src);
-  }
-  for (unsigned I = 0; I < Call.numDataInputs(); ++I) {
-    Node *Id = G.createNode(newName(G, Prefix + "/input"), "Identity");
-    Id->setDevice(Call.device());
-    Id->attr("T").set_type(Sig.input_arg(I).type());
-    Id->addDataInput(Call.input(I).Src, Call.input(I).Port);
-    if (InputControl)
-      Id->addControlInput(InputControl);
-    Options.Args.push_back({Id, 0});
-  }
-
-  FROST_ASSIGN_OR_RETURN(BodyCopy Body, copyFunctionBody(G, F, Ops, Options));
-  for (Node *N : Body.Nodes) {
-    if (N->device().empty())
-      N->setDevice(Call.device());
-    // Body nodes without inputs, and calls without control inputs, wait for
-    // the call's control inputs too.
-    if (InputControl && (N->inputs().empty() ||
-                         (isFunctionCall(Functions, *N) && N->controlInputs().empty())))
-      N->addControlInput(InputControl);
-  }
-
-  // Each result through an Identity, read where the call's outputs were.
-  std::vector<Node *> Outputs;
-  for (unsigned I = 0; I < Body.Returns.size(); ++I) {
-    Node *Out = G.createNode(newName(G, Prefix + "/output"), "Identity");
-    Out->setDevice(Call.device());
-    Out->attr("T").set_type(Sig.output_arg(I).type());
-    Out->addDataInput(Body.Returns[I].Src, Body.Returns[I].Port);
-    Call.replaceUsesOfOutput(static_cast<int>(I), Out, 0);
-    Outputs.push_back(Out);
-  }
-  bool HasControlUsers = llvm::any_of(
-      Call.uses(), [&](const Use &U) { return U.User->input(U.InputIndex).isControl(); });
-  if (HasControlUsers) {
-    Node *OutputControl = G.createNode(newName(G, Prefix + "/output_control_node"), "NoOp");
-    OutputControl->setDevice(Call.device());
-    for (Node *N : MultiDevice ? Body.ControlReturns : Outputs)
-      OutputControl->addControlInput(N);
-    if (OutputControl->inputs().empty() && InputControl)
-      OutputControl->addControlInput(InputControl);
-    Call.replaceUsesOfOutput(ControlPort, OutputControl, ControlPort);
-  }
-  if (Call.hasUses())
-    return absl::InvalidArgumentError(
-        absl::StrCat(Where, ": read through an output the function does not have"));
-  G.eraseNode(&Call);
-  return absl::OkStatus();
-}
-
-void InlineFunctionsPass::dropUnusedFunctions(Graph &G) {
-  tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
-  FunctionIndex ByName(Lib);
-  std::set<std::string> Used;
-  std::vector<const tensorflow::FunctionDef *> Work;
-  auto use = [&](llvm::StringRef Name) {
-    if (const tensorflow::FunctionDef *F = ByName.find(Name); F && Used.insert(Name.str()).second)
-      Work.push_back(F);
-  };
-  auto useAttrs = [&](const auto &Attrs) {
-    for (const auto &Entry : Attrs)
-      forEachFunctionName(Entry.second, use);
-  };
-  for (const Node &N : G) {
-    use(N.op());
-    useAttrs(N.attrs());
-  }
-  while (!Work.empty()) {
-    const tensorflow::FunctionDef &F = *Work.back();
-    Work.pop_back();
-    for (const tensorflow::NodeDef &ND : F.node_def()) {
-      use(ND.op());
-      useAttrs(ND.attr());
-    }
-  }
-  // Gradients of dropped functions go with them.
-  google::protobuf::RepeatedPtrField<tensorflow::FunctionDef> Kept;
-  for (tensorflow::FunctionDef &F : *Lib.mutable_function())
-    if (Used.count(F.signature().name()))
-      Kept.Add(std::move(F));
-    else
-      ++NumFunctionsDropped;
-  Lib.mutable_function()->Swap(&Kept);
-  google::protobuf::RepeatedPtrField<tensorflow::GradientDef> Grads;
-  for (tensorflow::GradientDef &D : *Lib.mutable_gradient())
-    if (Used.count(D.function_name()))
-      Grads.Add(std::move(D));
-  Lib.mutable_gradient()->Swap(&Grads);
-  if (Lib.function_size() == 0 && Lib.gradient_size() == 0 &&
-      Lib.registered_gradients_size() == 0)
-    G.mutableOtherFields().clear_library();
-}
 
 } // namespace
 

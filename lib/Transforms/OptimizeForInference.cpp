@@ -69,6 +69,10 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   // Batch norm parameters and biases computed from constants (Keras 3's
   // bias Reshape/Squeeze, a Dense layer's decomposed norm) become Consts.
   PM.addPass(createFoldConstantsPass(FoldConstantsOptions{T.Inputs, T.Outputs}));
+  // An If/Case on a predicate folding made constant becomes its branch, and
+  // what the branch computes from constants is folded in turn.
+  PM.addPass(createFoldConstantBranchesPass(
+      FoldConstantBranchesOptions{true, T.Inputs, T.Outputs}));
   PM.addPass(createFoldOldBatchNormsPass(Keep));
   PM.addPass(createFoldBatchNormsPass(Keep));
   // optimize_for_inference's fuse_resize_and_conv: resize+pad first.

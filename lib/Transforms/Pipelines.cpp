@@ -39,6 +39,10 @@ void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, Freeze
     // be in the checkpoint.
     if (S.BindPlaceholders)
       PM.addPass(createBindPlaceholdersPass(BindPlaceholdersOptions{O.Bind}));
+    // An If/Case a bound placeholder decides becomes its branch, so the
+    // other branch's variable updates are gone before conversion.
+    if (S.FoldConstantBranches)
+      PM.addPass(createFoldConstantBranchesPass(FoldConstantBranchesOptions{}));
   }
   if (Stage == FreezeStage::BeforeConversion)
     return;

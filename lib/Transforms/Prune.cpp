@@ -4,8 +4,12 @@
 // it: a node survives when an output reaches it through data inputs, control
 // inputs or a `_class` colocation reference (`loc:@X`); dropping a colocation
 // target would make TensorFlow's import fail. Survivors keep their order.
+// Unlike extract_sub_graph, the library keeps only the functions the
+// survivors call (directly or through other functions): one nothing calls
+// could only still name the variables freezing made constants.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/IR/FunctionBody.h"
 #include "frost/IR/Model.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
@@ -28,6 +32,8 @@ private:
                                   "Nodes or tensors to keep (`name` or `name:k`)"};
   GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumRemoved{*this, "nodes-removed", "Nodes removed"};
+  Statistic NumFunctionsDropped{*this, "functions-dropped",
+                                "Library functions no kept node calls"};
 
   absl::Status validateOptions() const override {
     if (Outputs.empty())
@@ -46,6 +52,8 @@ private:
     size_t Before = G.size();
     G.eraseNodesIf([&](const Node &N) { return !(*Keep)[N.id()]; });
     NumRemoved += Before - G.size();
+    if (G.library().function_size())
+      NumFunctionsDropped += dropUncalledFunctions(G);
     return absl::OkStatus();
   }
 };

@@ -45,6 +45,28 @@ tensorflow::DataType outputDType(const Node &N, int Port, const OpRegistry &Ops)
 /// there is none.
 tensorflow::DataType expectedInputDType(const Node &N, unsigned Index, const OpRegistry &Ops);
 
+/// An ill-typed data edge inside a library function the graph calls.
+struct IllTypedFunctionEdge {
+  std::string Function;
+  /// The body node (its node_def name) and its data input.
+  std::string Node;
+  unsigned Input = 0;
+  /// Whether the body reads the node's results or returns them.
+  bool ResultUsed = false;
+  /// Whether the input is one of the function's arguments.
+  bool FromArgument = false;
+  /// describeIllTypedEdge's text, an argument named as one.
+  std::string Description;
+};
+
+/// Every ill-typed data edge in the bodies of the library functions G's
+/// nodes call or name (If/Case branches, While bodies, PartitionedCall
+/// targets), directly or through other functions: a write to a frozen
+/// variable whose handle argument became a value. Functions in order of
+/// first reference; a body that cannot be copied is left to the verifier.
+std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
+                                                            const OpRegistry &Ops);
+
 /// A data input fed a dtype its OpDef does not take.
 struct MistypedEdge {
   const Node *User;

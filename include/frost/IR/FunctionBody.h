@@ -93,6 +93,11 @@ absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Ro
                               llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
                               CallWalkState &Visited);
 
+/// Drops from G's library the functions no node of G calls or names
+/// (an op, a function-valued attribute), directly or through other functions,
+/// with their gradients; clears an empty library. Returns how many went.
+unsigned dropUncalledFunctions(Graph &G);
+
 using ExpandedSizes = llvm::DenseMap<const tensorflow::FunctionDef *, uint64_t>;
 
 /// How many nodes copying Root's body creates when every call inside that

@@ -73,6 +73,14 @@ struct FoldConstantsOptions {
 };
 std::unique_ptr<Pass> createFoldConstantsPass(const FoldConstantsOptions &Options);
 
+struct FoldConstantBranchesOptions {
+  /// Refold constants after each round that folded a branch.
+  bool FoldConstants = false;
+  /// For that folding (empty: unset).
+  std::vector<std::string> Inputs, Outputs;
+};
+std::unique_ptr<Pass> createFoldConstantBranchesPass(const FoldConstantBranchesOptions &Options);
+
 struct StripUnusedNodesOptions {
   /// Empty: unset.
   std::vector<std::string> Inputs, Outputs;

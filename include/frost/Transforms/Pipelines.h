@@ -32,6 +32,8 @@ struct FreezeSequence {
   bool RenameVariables = false;
   bool EmaRemap = false;
   bool BindPlaceholders = false;
+  /// If/Case on constants become their taken branch (the graph has some).
+  bool FoldConstantBranches = false;
   bool StripTrainingOps = false;
   /// Ops writing frozen variables become NoOps (else freezing refuses them).
   bool DropVariableWrites = false;
