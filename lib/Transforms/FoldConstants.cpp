@@ -87,7 +87,8 @@ private:
   Option<int64_t> MaxConstantSize{*this, "max-constant-size",
                                   "Largest tensor, in bytes, made a constant", 10 * 1024 * 1024};
   Option<bool> ClearOutputShapes{*this, "clear-output-shapes",
-                                 "Remove `_output_shapes` attributes first (they go stale)", true};
+                                 "Remove `_output_shapes` attributes first (they go stale); kept, they are "
+                                 "a shape source", true};
   Statistic NumFolded{*this, "nodes-folded", "Computed nodes replaced by constants"};
   Statistic NumConstants{*this, "constants-created", "Constants created"};
   Statistic NumUnimplemented{*this, "not-folded-unimplemented",
@@ -121,8 +122,11 @@ private:
       // A fed tensor has the shape it is fed with: a placeholder's declared
       // one, anything else's unknown.
       if (!State[N->id()].Foldable &&
-          (!isListed(Inputs, N->name()) || N->op() == "Placeholder"))
+          (!isListed(Inputs, N->name()) || N->op() == "Placeholder")) {
         inferShapes(*N, State);
+        if (!*ClearOutputShapes)
+          FROST_RETURN_IF_ERROR(refineWithOutputShapes(*N, State));
+      }
     }
     FROST_RETURN_IF_ERROR(materialize(G, State));
     removeDeadFoldedNodes(G, State, WasRead);
@@ -166,6 +170,30 @@ private:
             return nullptr;
           return &S.Values[Port];
         });
+  }
+
+  /// Kept `_output_shapes` are a shape source, as TensorFlow's importer
+  /// makes them: merged with what the shape rules infer, an error where they
+  /// disagree.
+  static absl::Status refineWithOutputShapes(const Node &N, std::vector<NodeState> &State) {
+    const tensorflow::AttrValue *Recorded = N.findAttr("_output_shapes");
+    if (!Recorded || !Recorded->has_list())
+      return absl::OkStatus();
+    std::vector<PartialShape> &Shapes = State[N.id()].Shapes;
+    const auto &List = Recorded->list().shape();
+    if (Shapes.size() < static_cast<size_t>(List.size()))
+      Shapes.resize(List.size());
+    for (int Port = 0; Port < List.size(); ++Port) {
+      const PartialShape Given = partialShapeFromProto(List[Port]);
+      std::optional<PartialShape> Merged = refineShape(Shapes[Port], Given);
+      if (!Merged)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "node '", N.name().str(), "' (", N.op().str(), "): its _output_shapes ",
+            formatPartialShape(List[Port]), " for output ", Port,
+            " disagree with the shape its inputs give (kept: clear-output-shapes is false)"));
+      Shapes[Port] = std::move(*Merged);
+    }
+    return absl::OkStatus();
   }
 
   /// The outputs of shape op N (Shape, ShapeN, Size, Rank) from its inputs'

@@ -18,7 +18,9 @@
 // orders, and only when x or one of x's inputs is an NHWC convolution.
 // Frost also takes AddV2 and either order of each commutative op, and any x
 // whose rank is 4 (the constants then broadcast along its last axis, as
-// FusedBatchNorm's NHWC channels do); it keeps x's output port, and leaves
+// FusedBatchNorm's NHWC channels do) unless x or one of x's inputs is of an
+// NCHW op, as TensorFlow refuses (its runtime computes an NHWC norm after an
+// NCHW convolution wrongly); it keeps x's output port, and leaves
 // a site alone when one of its inner nodes is read elsewhere (TensorFlow
 // removes it anyway). Sites on other ranks (after a Dense layer) are left
 // to fold-constants and fold-batch-norms, which fold them into the weights.
@@ -132,6 +134,24 @@ std::optional<Site> matchSite(Node &Root) {
   return S;
 }
 
+/// The node of an NCHW layout that x is, or that one of x's producer's data
+/// inputs is (TensorFlow's reach), else null: over NCHW data the per-channel
+/// constants of this pattern broadcast along W, and TensorFlow's runtime
+/// (oneDNN, Grappler's remapper) fuses an NHWC FusedBatchNorm into an NCHW
+/// convolution before it as if it were over C, computing wrong values.
+const Node *nchwSource(const Input &X) {
+  auto IsNchw = [](const Node *N) {
+    const tensorflow::AttrValue *Format = N ? N->findAttr("data_format") : nullptr;
+    return Format && llvm::StringRef(Format->s()).starts_with("NC");
+  };
+  if (IsNchw(X.Src))
+    return X.Src;
+  for (unsigned I = 0; I < X.Src->numDataInputs(); ++I)
+    if (IsNchw(X.Src->input(I).Src))
+      return X.Src->input(I).Src;
+  return nullptr;
+}
+
 /// More channels than any network has: a declared size beyond it is
 /// refused rather than allocated.
 constexpr int64_t MaxChannels = int64_t(1) << 24;
@@ -160,6 +180,10 @@ private:
     PartialShape X = Shapes.of(*S.X.Src, S.X.Port);
     if (X.rank() != 4)
       return "its input is not known to be 4-D";
+    if (const Node *Nchw = nchwSource(S.X))
+      return absl::StrCat("its input is NCHW data (from '", Nchw->name().str(),
+                          "'), and FusedBatchNorm's constants are over channels where these "
+                          "broadcast along the last axis");
     auto onlyBy = [&](const Node &N, size_t Count) {
       return usedOnlyBy(N, Count) && !Protected.contains(N.name());
     };

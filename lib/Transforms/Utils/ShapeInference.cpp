@@ -28,6 +28,34 @@ bool PartialShape::fullyDefined() const {
   return Dims && std::none_of(Dims->begin(), Dims->end(), [](int64_t D) { return D < 0; });
 }
 
+PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto) {
+  if (Proto.unknown_rank())
+    return PartialShape();
+  std::vector<int64_t> Dims;
+  for (const auto &D : Proto.dim())
+    Dims.push_back(D.size() < 0 ? -1 : D.size());
+  return PartialShape(std::move(Dims));
+}
+
+std::optional<PartialShape> refineShape(const PartialShape &Inferred,
+                                        const PartialShape &Recorded) {
+  if (!Recorded.rankKnown())
+    return Inferred;
+  if (!Inferred.rankKnown())
+    return Recorded;
+  if (Inferred.rank() != Recorded.rank())
+    return std::nullopt;
+  std::vector<int64_t> Out(Inferred.dims().begin(), Inferred.dims().end());
+  for (size_t I = 0; I < Out.size(); ++I) {
+    const int64_t D = Recorded.dims()[I];
+    if (Out[I] < 0)
+      Out[I] = D;
+    else if (D >= 0 && D != Out[I])
+      return std::nullopt;
+  }
+  return PartialShape(std::move(Out));
+}
+
 using namespace shape_rules;
 
 namespace {
@@ -88,10 +116,7 @@ PartialShape declaredShape(const Operands &In) {
   if (A->shape().dim_size() == 0 && In.N.op() == "Placeholder" &&
       In.N.graph().otherFields().versions().producer() <= 21)
     return PartialShape();
-  std::vector<int64_t> Dims;
-  for (const auto &D : A->shape().dim())
-    Dims.push_back(D.size() < 0 ? -1 : D.size());
-  return PartialShape(std::move(Dims));
+  return partialShapeFromProto(A->shape());
 }
 
 /// Output size of one windowed dimension (GetWindowedOutputSizeFromDimsV2);

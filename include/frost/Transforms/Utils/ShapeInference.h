@@ -50,6 +50,15 @@ private:
   std::optional<std::vector<int64_t>> Dims;
 };
 
+/// A TensorShapeProto as a partial shape (unknown rank, -1 dimensions).
+PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto);
+
+/// What an inferred shape and a recorded one (`_output_shapes`) say together,
+/// as TensorFlow's ShapeRefiner::SetShape merges them; nullopt when they
+/// disagree (a rank or a known dimension).
+std::optional<PartialShape> refineShape(const PartialShape &Inferred,
+                                        const PartialShape &Recorded);
+
 /// The static shape of tensor (N, Port), already inferred.
 using ShapeOfFn = llvm::function_ref<PartialShape(const Node &N, int Port)>;
 /// The value of tensor (N, Port) when it is a known constant, else null.
