@@ -2,6 +2,7 @@
 #include "frost/Pass/PassManager.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/Colocation.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/Verifier.h"
 
@@ -97,6 +98,10 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       Options.Timing->add(P->name(), seconds(Start));
     if (!S.ok())
       return absl::Status(S.code(), absl::StrCat(P->name().str(), ": ", S.message()));
+    // One rule for every pass that removes or renames nodes: colocations
+    // with them go (TensorFlow's importer refuses them; see Colocation.h).
+    if (!dropColocationsWithMissingTargets(M.graph()).empty())
+      Ctx.analyses().invalidateGraphAnalyses();
 
     if (Options.VerifyEach) {
       Start = Clock::now();
