@@ -2,12 +2,15 @@
 #include "frost/IR/Verifier.h"
 
 #include "frost/IR/ConstructionOrder.h"
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Graph.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/IR/OpRegistry.h"
 #include "frost/Support/Escape.h"
 #include "frost/Support/Suggest.h"
+#include "frost/Tensor/DataType.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -25,8 +28,12 @@ std::string describe(const Node &N) {
   return absl::StrCat("node '", N.name().str(), "' (", N.op().str(), ")");
 }
 
-/// A back edge of a TF1 while loop: NextIteration feeds Merge.
-bool isLoopBackEdge(const Node &Src) { return isNextIterationOp(Src.op()); }
+/// A back edge of a TF1 while loop: NextIteration feeds Merge. TensorFlow's
+/// importer breaks cycles there only: NextIteration into anything else is
+/// an ordinary edge.
+bool isLoopBackEdge(const Node &Src, const Node &Dst) {
+  return isNextIterationOp(Src.op()) && isMergeOp(Dst.op());
+}
 
 void checkCycles(const Graph &G, std::vector<std::string> &Errors) {
   std::vector<const Node *> All;
@@ -186,7 +193,7 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
   for (const Node *N : Nodes) {
     unsigned &Count = *slot(*N);
     for (const Input &In : N->inputs())
-      if (!isLoopBackEdge(*In.Src) && slot(*In.Src))
+      if (!isLoopBackEdge(*In.Src, *N) && slot(*In.Src))
         ++Count;
     if (Count == 0)
       Ready.push_back(N);
@@ -196,11 +203,12 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
     const Node *N = Ready.back();
     Ready.pop_back();
     ++Visited;
-    if (isLoopBackEdge(*N))
-      continue;
-    for (const Use &U : N->uses())
+    for (const Use &U : N->uses()) {
+      if (isLoopBackEdge(*N, *U.User))
+        continue;
       if (unsigned *Count = slot(*U.User); Count && --*Count == 0)
         Ready.push_back(U.User);
+    }
   }
   if (Visited == Nodes.size())
     return Stuck;
@@ -210,7 +218,34 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
   return Stuck;
 }
 
+std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &Ops) {
+  std::vector<std::string> Found;
+  if (Ops.empty())
+    return Found;
+  // TensorFlow's "NodeDef missing attr 'T'".
+  for (const Node &N : G)
+    if (const tensorflow::OpDef *Def = Ops.find(N.op()))
+      for (const tensorflow::OpDef::AttrDef &A : Def->attr())
+        if (!A.has_default_value() && !N.findAttr(A.name()))
+          Found.push_back(absl::StrCat(describe(N), ": lacks attribute '", A.name(),
+                                       "', which op ", N.op().str(), " requires"));
+  // TensorFlow's "Input 0 of node y was passed int32 from x:0 incompatible
+  // with expected float". An input expecting a variable (reference or
+  // resource) fed a value is a write to a frozen variable: freezing leaves
+  // those for its final check (findIllTypedEdges), which says so.
+  for (const MistypedEdge &E : findMistypedEdges(G, Ops)) {
+    if (E.Expected == tensorflow::DT_RESOURCE || E.Expected > tensorflow::DT_FLOAT_REF - 1)
+      continue;
+    const Input &In = E.User->input(E.Input);
+    Found.push_back(absl::StrCat(describe(*E.User), ": input ", E.Input, " takes ",
+                                 dataTypeName(E.Expected), " but ", describe(*In.Src),
+                                 " gives ", dataTypeName(E.Given)));
+  }
+  return Found;
+}
+
 absl::Status verifyGraph(const Graph &G) {
+
   std::vector<std::string> Errors;
   // Output counts per producer id: -2 not looked up yet, -1 unknown op.
   std::vector<int> Outputs(G.idBound(), -2);

@@ -10,6 +10,7 @@
 #include "JobsInternal.h"
 
 #include "frost/IR/EdgeTypes.h"
+#include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Transforms/GraphTransforms.h"
@@ -34,6 +35,13 @@ absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const Graph
     if (absl::Status S = verifyGraph((*M)->graph()); !S.ok())
       return absl::Status(S.code(), absl::StrCat(Source.name(), ": ", S.message()));
   return M;
+}
+
+absl::Status checkNamesExist(const Graph &G, llvm::ArrayRef<std::string> Names,
+                             llvm::StringRef Flag) {
+  for (const std::string &Name : Names)
+    FROST_RETURN_IF_ERROR(resolveTensorName(G, Name, Flag).status());
+  return absl::OkStatus();
 }
 
 void noteInputs(Context &Ctx, const GraphSource &Source) {
@@ -78,16 +86,28 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   registerAllPasses(Registry);
   FROST_RETURN_IF_ERROR(usageError(checkPassManagerOptions(O.PM, Registry)));
   OptimizeTargets Targets{O.InputNames, O.OutputNames, {}, {}};
+  if (O.PlaceholderTypes.size() > 1 && O.PlaceholderTypes.size() != O.InputNames.size())
+    return usageError(absl::InvalidArgumentError(absl::StrCat(
+        "--placeholder_type_enum has ", O.PlaceholderTypes.size(), " types for ",
+        O.InputNames.size(), " inputs: give one for all, or one per input in order")));
   // TensorFlow's default: 1, float.
-  for (int Number : O.PlaceholderTypes.empty() ? std::vector<int>{1} : O.PlaceholderTypes)
-    Targets.PlaceholderTypes.push_back(dataTypeName(static_cast<tensorflow::DataType>(Number)));
+  for (int Number : O.PlaceholderTypes.empty() ? std::vector<int>{1} : O.PlaceholderTypes) {
+    auto Type = static_cast<tensorflow::DataType>(Number);
+    if (Type == tensorflow::DT_INVALID || !tensorflow::DataType_IsValid(Number) ||
+        Number >= tensorflow::DT_FLOAT_REF)
+      return usageError(absl::InvalidArgumentError(absl::StrCat(
+          "--placeholder_type_enum: ", Number, " is not a DataType number (1 is float)")));
+    Targets.PlaceholderTypes.push_back(dataTypeName(Type));
+  }
   noteInputs(Ctx, O.Input);
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
 
+  FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.InputNames, "--input_names"));
+  FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.OutputNames, "--output_names"));
   std::vector<std::string> Skipped;
-  Targets.Bind = placeholdersToConst(M->graph(), O.ToConst, Skipped);
+  FROST_ASSIGN_OR_RETURN(Targets.Bind, placeholdersToConst(M->graph(), O.ToConst, Skipped));
   for (const std::string &Name : Skipped)
     Ctx.diagnostics().warning(
         absl::StrCat("not binding '", Name, "': only bool placeholders become constants"));
@@ -125,6 +145,8 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
+  FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.Inputs, "--inputs"));
+  FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.Outputs, "--outputs"));
   FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(*Transforms), O.PM));
   return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
 }

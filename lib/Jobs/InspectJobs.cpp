@@ -54,6 +54,8 @@ absl::StatusOr<std::string> inspectGraph(Context &Ctx, const InspectGraphOptions
     inspect::GraphPanel P;
     P.Title = Name;
     P.G = &M->graph();
+    FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.PathsFrom, "--inputs"));
+    FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.PathsTo, "--outputs"));
     P.Inputs = O.PathsFrom;
     P.Outputs = O.PathsTo;
     Text = O.As == Form::Dot ? inspect::graphDot(P) : inspect::graphHtml({P}, Name);

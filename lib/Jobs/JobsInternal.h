@@ -16,6 +16,11 @@ void noteInputs(Context &Ctx, const GraphSource &Source);
 absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
                                                                const GraphDestination &Out);
 
+/// Every name of `Names` (a node, `node:k` or `^node`) is in `G`; else the
+/// error names the user's `Flag` ("--inputs") and suggests close names.
+absl::Status checkNamesExist(const Graph &G, llvm::ArrayRef<std::string> Names,
+                             llvm::StringRef Flag);
+
 /// Writes `M` bare into `Out` and commits it, or serializes it when `Out` is
 /// null; timed as "write output".
 absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,

@@ -2,12 +2,16 @@
 #include "frost/Pass/PassManager.h"
 
 #include "frost/IO/GraphIO.h"
+#include "frost/IR/Colocation.h"
 #include "frost/IR/Model.h"
+#include "frost/IR/OpRegistry.h"
 #include "frost/IR/Verifier.h"
+#include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 #include <chrono>
@@ -87,6 +91,13 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
     if (absl::Status S = P->validateOptions(); !S.ok())
       return absl::Status(S.code(), absl::StrCat(P->name().str(), ": ", S.message()));
   }
+  // What the model's OpDefs say TensorFlow would refuse is checked after
+  // every pass, against what the graph had before the first: a pass never
+  // adds such a finding, and a graph that came with one is the input's.
+  llvm::StringSet<> OpDefBaseline;
+  if (Options.VerifyEach && !Pending.empty())
+    for (const std::string &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+      OpDefBaseline.insert(Finding);
   for (const auto &P : Pending) {
     ++NumRun;
     Clock::time_point Start = Clock::now();
@@ -97,10 +108,22 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       Options.Timing->add(P->name(), seconds(Start));
     if (!S.ok())
       return absl::Status(S.code(), absl::StrCat(P->name().str(), ": ", S.message()));
+    // One rule for every pass that removes or renames nodes: colocations
+    // with them go (TensorFlow's importer refuses them; see Colocation.h).
+    if (!dropColocationsWithMissingTargets(M.graph()).empty())
+      Ctx.analyses().invalidateGraphAnalyses();
 
     if (Options.VerifyEach) {
       Start = Clock::now();
       absl::Status V = verifyGraph(M.graph());
+      if (V.ok()) {
+        std::vector<std::string> New;
+        for (std::string &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+          if (!OpDefBaseline.contains(Finding))
+            New.push_back(std::move(Finding));
+        if (!New.empty())
+          V = absl::InvalidArgumentError(joinFindings(New));
+      }
       if (Options.Timing)
         Options.Timing->add("(verify)", seconds(Start));
       if (!V.ok())

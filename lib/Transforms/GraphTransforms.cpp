@@ -232,18 +232,20 @@ absl::Status TransformPreparer::setParam(const TransformCall &Call,
     // TensorFlow's GetParamAsBool accepts exactly these.
     if (P.Value != "true" && P.Value != "1" && P.Value != "false" && P.Value != "0")
       return bad(absl::StrCat("'", P.Value, "' is not true, false, 1 or 0"));
-    *Bool = P.Value == "true" || P.Value == "1";
+    Bool->set(P.Value == "true" || P.Value == "1");
     return absl::OkStatus();
   }
   if (auto *Int = dynamic_cast<Option<int64_t> *>(O)) {
     int64_t V;
     if (llvm::StringRef(P.Value).getAsInteger(10, V))
       return bad(absl::StrCat("'", P.Value, "' is not an integer"));
-    *Int = V;
+    Int->set(V);
     return absl::OkStatus();
   }
+  // set() or parse(), never assignment: a pass tells a given value from its
+  // default by isSet() (strip_unused_nodes' shape was lost so).
   if (auto *String = dynamic_cast<Option<std::string> *>(O)) {
-    *String = P.Value;
+    String->set(P.Value);
     return absl::OkStatus();
   }
   if (absl::Status S = O->parse(P.Value); !S.ok())

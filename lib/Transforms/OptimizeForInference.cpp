@@ -1,6 +1,7 @@
 //===- OptimizeForInference.cpp - optimize_for_inference as passes --------===//
 #include "frost/Transforms/OptimizeForInference.h"
 
+#include "frost/Support/Suggest.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 
@@ -9,34 +10,68 @@
 
 namespace frost {
 
-std::vector<std::string> placeholdersToConst(const Graph &G,
-                                             llvm::ArrayRef<std::string> KeyValues,
-                                             std::vector<std::string> &Skipped) {
-  std::vector<std::pair<std::string, std::string>> Keys{{"keras_learning_phase", "false"}};
+absl::StatusOr<std::vector<std::string>>
+placeholdersToConst(const Graph &G, llvm::ArrayRef<std::string> KeyValues,
+                    std::vector<std::string> &Skipped) {
+  constexpr llvm::StringLiteral Flag = "--placeholder_to_const_names";
+  auto bad = [&](llvm::StringRef Item, llvm::StringRef Why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Flag.str(), ": '", Item.str(), "' ", Why.str()));
+  };
+  struct Key {
+    std::string Name, Value;
+    bool Given; // by the user, who must name something that exists
+  };
+  std::vector<Key> Keys{{"keras_learning_phase", "false", false}};
   for (llvm::StringRef Item : KeyValues) {
-    auto [Key, Value] = Item.split('=');
-    bool True = Value.trim().equals_insensitive("true");
-    auto Known = llvm::find_if(Keys, [&](const auto &K) { return K.first == Key.trim(); });
-    std::string Bound = True ? "true" : "false";
+    if (Item.trim().empty())
+      continue; // TensorFlow's default, "", is one empty item
+    auto [Name, Value] = Item.split('=');
+    Name = Name.trim();
+    Value = Value.trim();
+    if (!Item.contains('='))
+      return bad(Item, "has no value: give NAME=true or NAME=false");
+    if (Value.contains('='))
+      return bad(Item, "has more than one '=': give NAME=true or NAME=false");
+    if (Name.empty())
+      return bad(Item, "names no placeholder (an empty NAME would match every one)");
+    if (!Value.equals_insensitive("true") && !Value.equals_insensitive("false"))
+      return bad(Item, "is not NAME=true or NAME=false");
+    std::string Bound = Value.equals_insensitive("true") ? "true" : "false";
+    auto Known = llvm::find_if(Keys, [&](const Key &K) { return K.Name == Name; });
     if (Known != Keys.end())
-      Known->second = Bound;
+      *Known = {Name.str(), Bound, true};
     else
-      Keys.push_back({Key.trim().str(), Bound});
+      Keys.push_back({Name.str(), Bound, true});
   }
+  std::vector<bool> Matched(Keys.size());
   std::vector<std::string> Bind;
+  std::vector<llvm::StringRef> Placeholders;
   for (const Node &N : G) {
     if (N.op() != "Placeholder" && N.op() != "PlaceholderWithDefault")
       continue;
+    Placeholders.push_back(N.name());
+    for (size_t I = 0; I < Keys.size(); ++I)
+      if (N.name().contains(Keys[I].Name))
+        Matched[I] = true;
     // The first key (in TensorFlow's dict order) the name contains.
-    auto Match = llvm::find_if(Keys, [&](const auto &K) { return N.name().contains(K.first); });
+    auto Match = llvm::find_if(Keys, [&](const Key &K) { return N.name().contains(K.Name); });
     if (Match == Keys.end())
       continue;
     const tensorflow::AttrValue *DType = N.findAttr("dtype");
     if (DType && DType->type() == tensorflow::DT_BOOL)
-      Bind.push_back(absl::StrCat(N.name().str(), "=", Match->second));
+      Bind.push_back(absl::StrCat(N.name().str(), "=", Match->Value));
     else
       Skipped.push_back(N.name().str());
   }
+  for (size_t I = 0; I < Keys.size(); ++I)
+    if (Keys[I].Given && !Matched[I]) {
+      std::string Why = "is in no placeholder's name";
+      if (std::vector<std::string> Close = closestNames(Keys[I].Name, Placeholders);
+          !Close.empty())
+        absl::StrAppend(&Why, "; did you mean ", quotedAlternatives(Close), "?");
+      return bad(Keys[I].Name, Why);
+    }
   return Bind;
 }
 

@@ -383,6 +383,9 @@ absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expe
                                           const Model &Frozen,
                                           llvm::StringRef FrozenPath,
                                           const NumericOptions &Options) {
+  // A shape for a node that is not there would silently shape nothing.
+  for (const auto &Entry : Options.InputShapes)
+    FROST_RETURN_IF_ERROR(resolveTensorName(Frozen.graph(), Entry.first, "--input-shape").status());
   VerifyReport R;
   R.Frozen = FrozenPath.str();
   R.Source = Expected.GraphPath;

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <string>
 #include <vector>
 
 namespace frost {
@@ -19,6 +20,15 @@ class Node;
 /// an op without outputs, and no cycle except through NextIteration back
 /// edges of TF1 while loops. Every finding names its node; all are reported.
 absl::Status verifyGraph(const Graph &G);
+
+class OpRegistry;
+
+/// What the OpDefs `Ops` (a model's, see modelOpRegistry) say TensorFlow's
+/// importer would refuse: an attribute an op requires (one without a
+/// default) missing, a data edge whose two ends' dtypes are known and differ.
+/// Ops without an OpDef in `Ops` are not checked. One message per finding,
+/// each naming its node.
+std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &Ops);
 
 /// The nodes of `Nodes` that no topological order reaches because a cycle
 /// (not broken by a NextIteration back edge) runs through or before them;

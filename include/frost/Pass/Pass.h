@@ -89,8 +89,9 @@ public:
   const T &operator*() const { return Value; }
   const T *operator->() const { return &Value; }
   operator const T &() const { return Value; }
+  /// Same as set(): a value a caller gives is never mistaken for the default.
   Option &operator=(T V) {
-    Value = std::move(V);
+    set(std::move(V));
     return *this;
   }
   /// Sets the value as a pipeline would (it is printed with the pass).
@@ -129,11 +130,15 @@ public:
   bool empty() const { return Values.empty(); }
   ListOption &operator=(std::vector<T> V) {
     Values = std::move(V);
+    markSet();
     return *this;
   }
   /// Adds one value (a parameter given once per value, remove_nodes(op=A,
   /// op=B)): linear in the values given, however many.
-  void append(T V) { Values.push_back(std::move(V)); }
+  void append(T V) {
+    Values.push_back(std::move(V));
+    markSet();
+  }
   /// Sets the values as a pipeline would, so the printed pass replays the
   /// same: string items holding `;` are split there and trimmed, as
   /// `key=a;b` is parsed.

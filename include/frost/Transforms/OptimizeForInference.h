@@ -30,12 +30,15 @@ struct OptimizeTargets {
 
 /// The Placeholders and PlaceholderWithDefaults optimize_for_inference's
 /// convert_placeholder_to_const binds: bool ones whose name contains a key of
-/// `KeyValues` (`key=value`, value true or false in any case; other values
-/// mean false, as in TensorFlow) or `keras_learning_phase` (false), as
-/// NAME=VALUE items. Non-bool matches are named in `Skipped`.
-std::vector<std::string> placeholdersToConst(const Graph &G,
-                                             llvm::ArrayRef<std::string> KeyValues,
-                                             std::vector<std::string> &Skipped);
+/// `KeyValues` (`key=value`, value true or false in any case) or
+/// `keras_learning_phase` (false), as NAME=VALUE items. Non-bool matches are
+/// named in `Skipped`. An item that is not NAME=true|false, or whose NAME is
+/// in no placeholder's name, is an error naming --placeholder_to_const_names
+/// (TensorFlow bound such values false, ignored a bare NAME and matched
+/// every placeholder with an empty one; docs/transforms.md).
+absl::StatusOr<std::vector<std::string>>
+placeholdersToConst(const Graph &G, llvm::ArrayRef<std::string> KeyValues,
+                    std::vector<std::string> &Skipped);
 
 /// Adds `Sequence`'s passes to PM, each told the targets it takes.
 /// optimize_for_inference's sequence, each pass made from its typed

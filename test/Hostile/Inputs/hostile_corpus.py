@@ -1415,7 +1415,92 @@ def all_cases():
         cli_cases()
         diff_cases()
         verify_cases()
+        issue28_validity_cases()
     return CASES
+
+
+# ============================================================ issue 28 (h3)
+# Bad input accepted with exit 0 before: transform parameters that lost
+# their value or were never checked, names that match nothing, values that
+# do not parse, and graphs TensorFlow's importer refuses. Each case fails
+# with exactly one error line naming what is wrong.
+
+def issue28_validity_cases():
+    def c(name, argv, content, regex, exit=(1,), filename="g.pbtxt", max_lines=1):
+        add("i28-" + name, "validity", argv, graph_file(filename, content), exit=exit,
+            regex=regex, max_lines=max_lines)
+
+    # x -> y (an Identity: strip_unused_nodes makes it a Placeholder) -> out
+    chain = (pbtxt_node("x", "Placeholder", extra=PH) + pbtxt_node("y", "Identity", ["x"], TF)
+             + pbtxt_node("out", "Identity", ["y"], TF) + "versions { producer: 1087 }\n")
+    tg = ["transform-graph", "--in_graph={d}/g.pbtxt", "--out_graph={d}/out.pb"]
+
+    def strip(params):
+        return tg + ["--inputs=y", "--outputs=out", "--transforms=strip_unused_nodes(%s)" % params]
+    for name, dims in [("overflow", "99999999999,99999999999,99999999999"), ("minus-7", "1,-7"),
+                       ("255-dims", ",".join(["1"] * 255)), ("empty-dim", "1,,2"),
+                       ("not-a-number", "1,x")]:
+        # One error line, then the list with a caret under the transform.
+        c("strip-shape-" + name, strip('type=float, shape="%s"' % dims), chain, r"shape", exit=(2,),
+          max_lines=3)
+    c("strip-type-unknown", strip("type=floot"), chain, r"floot.*float", exit=(2,), max_lines=3)
+
+    # A MetaGraph whose op list says Identity's T is required and typed: a
+    # resource or string Placeholder feeding it, or T removed, is refused.
+    ops = ('meta_info_def { stripped_op_list { op { name: "Identity" '
+           'input_arg { name: "input" type_attr: "T" } output_arg { name: "output" type_attr: "T" } '
+           'attr { name: "T" type: "type" } } '
+           'op { name: "Placeholder" output_arg { name: "output" type_attr: "dtype" } '
+           'attr { name: "dtype" type: "type" } '
+           'attr { name: "shape" type: "shape" default_value { shape { unknown_rank: true } } } } } }\n')
+    meta = ops + "graph_def { " + chain.replace("versions { producer: 1087 }\n", "") + " }\n"
+    for dtype in ("resource", "string"):
+        # "pass ... left an invalid graph:", then its findings, a line each.
+        c("strip-type-" + dtype, strip("type=%s" % dtype), meta, r"invalid graph", max_lines=2)
+    c("remove-attribute-required", tg + ["--transforms=remove_attribute(attribute_name=T)"], meta,
+      r"invalid graph", max_lines=3)
+
+    # Names that match nothing.
+    c("transform-inputs-ghost", tg + ["--inputs=ghost", "--outputs=out", "--transforms=fold_constants"],
+      chain, r"--inputs 'ghost'")
+    c("transform-outputs-ghost", tg + ["--inputs=x", "--outputs=ghost", "--transforms=sort_by_execution_order"],
+      chain, r"--outputs 'ghost'")
+    c("inspect-html-inputs-ghost", ["frost-inspect", "graph", "{d}/g.pbtxt", "--html", "--inputs=ghost",
+                                    "-o", "{d}/out.html"], chain, r"--inputs 'ghost'")
+    c("verify-input-shape-ghost", ["frost-verify", "{d}/g.pbtxt", "--source", "{d}/g.pbtxt",
+                                   "--outputs", "out", "--input-shape", "ghost=1"], chain,
+      r"--input-shape 'ghost'")
+
+    # optimize_for_inference's --placeholder_to_const_names and
+    # --placeholder_type_enum: every item must parse and name something.
+    training = (pbtxt_node("x", "Placeholder", extra=PH)
+                + pbtxt_node("is_training", "Placeholder",
+                             extra='attr { key: "dtype" value { type: DT_BOOL } } ')
+                + pbtxt_node("out", "Identity", ["x"], TF))
+
+    def optimize(*extra):
+        return optimize_argv("g.pbtxt", "x", "out", *extra)
+    for name, item, regex in [("maybe", "is_training=maybe", r"true or .*false"),
+                              ("two-equals", "is_training=1=2", r"more than one '='"),
+                              ("bare", "is_training", r"no value"),
+                              ("bare-unknown", "foo", r"no value"),
+                              ("ghost", "ghost=true", r"'ghost' is in no placeholder"),
+                              ("empty-name", "=true", r"names no placeholder")]:
+        c("to-const-" + name, optimize("--placeholder_to_const_names=" + item), training,
+          r"--placeholder_to_const_names: .*" + regex)
+    c("type-enum-unknown", optimize("--placeholder_type_enum=999"), training,
+      r"--placeholder_type_enum: 999", exit=(2,))
+    c("type-enum-count", optimize("--placeholder_type_enum=1,1,1"), training,
+      r"--placeholder_type_enum has 3 types for 1 input", exit=(2,))
+
+    # A cycle through NextIteration without a Merge: TensorFlow breaks
+    # cycles at NextIteration -> Merge only, and refuses this graph.
+    cycle = (pbtxt_node("x", "Placeholder", extra=PH) + pbtxt_node("a", "AddV2", ["x", "n"], TF)
+             + pbtxt_node("n", "NextIteration", ["a"], TF) + pbtxt_node("out", "Identity", ["a"], TF))
+    for transform in ("fold_constants", "strip_unused_nodes", "optimize_for_inference",
+                      "sort_by_execution_order"):
+        c("next-iteration-cycle-" + transform,
+          tg + ["--inputs=x", "--outputs=out", "--transforms=" + transform], cycle, r"cycle")
 
 
 def generate(outdir, pattern=None):
