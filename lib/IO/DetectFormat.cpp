@@ -1,6 +1,7 @@
 //===- DetectFormat.cpp - Text or binary, and which container -------------===//
 #include "GraphIOInternal.h"
 
+#include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 
 #include "absl/strings/str_cat.h"
@@ -181,20 +182,78 @@ std::string foreignFormatAdvice(llvm::StringRef Bytes, llvm::StringRef Base) {
 
 } // namespace
 
+namespace {
+
+/// A record a GraphDef, MetaGraphDef or SavedModel may hold at its top
+/// level: their fields 1 to 7 are messages, but SavedModel's schema version
+/// (1) and GraphDef's deprecated version (3), which are numbers.
+bool isTopLevelRecord(const WireRecord &R) {
+  if (R.Type == WireType::Varint)
+    return R.Field == 1 || R.Field == 3;
+  return R.Type == WireType::Bytes && R.Field >= 1 && R.Field <= 7;
+}
+
+/// Whether `Head`, the first bytes of a longer stream, can start a model:
+/// every record it holds whole is a top-level record whose payload parses,
+/// and the record the end of the head cuts is one the rest may complete.
+bool binaryHeadStartsModel(llvm::StringRef Head) {
+  WireReader Reader(Head);
+  WireRecord R;
+  while (Reader.next(R)) {
+    if (!isTopLevelRecord(R))
+      return false;
+    if (R.Type == WireType::Bytes) {
+      WireReader Inner(R.Payload);
+      WireRecord Field;
+      while (Inner.next(Field)) {
+      }
+      if (Inner.failed())
+        return false;
+    }
+  }
+  if (!Reader.failed())
+    return true;
+  llvm::StringRef Cut = Head.drop_front(Reader.offset());
+  std::optional<uint64_t> Tag = consumeVarint64(Cut);
+  if (!Tag)
+    return Cut.size() < 10; // the tag itself is cut
+  uint64_t Field = *Tag >> 3;
+  if ((*Tag & 7) == 0)
+    return (Field == 1 || Field == 3) && Cut.size() < 10;
+  if ((*Tag & 7) != 2 || Field < 1 || Field > 7)
+    return false;
+  std::optional<uint64_t> Length = consumeVarint64(Cut);
+  if (!Length)
+    return Cut.size() < 10;
+  return *Length > Cut.size() && *Length <= MaxStreamBytes;
+}
+
+} // namespace
+
 absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
   if (std::string Advice = foreignFormatAdvice(Head, llvm::sys::path::filename(DisplayName));
       !Advice.empty())
     return absl::InvalidArgumentError(absl::StrCat(DisplayName.str(), ": ", Advice));
-  if (Head.empty() || detectEncoding(Head) == Encoding::Text)
+  if (Head.empty())
     return absl::OkStatus();
+  if (detectEncoding(Head) == Encoding::Text)
+    // Text must start with a field of a model (or be blank and comments).
+    return detectContainer(Head, Encoding::Text, DisplayName).status();
   // A message starts with a tag: a field number above 0 and a known wire type.
   llvm::StringRef Rest = Head;
   std::optional<uint32_t> Tag = consumeVarint32(Rest);
   uint32_t Type = Tag ? *Tag & 7 : 7;
-  if (Tag && (*Tag >> 3) != 0 && (Type <= 2 || Type == 5))
-    return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      DisplayName.str(), ": not a protobuf file: malformed record at byte 0"));
+  if (!Tag || (*Tag >> 3) == 0 || !(Type <= 2 || Type == 5))
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": not a protobuf file: malformed record at byte 0"));
+  // A stream is read whole before it is parsed: one whose first bytes
+  // cannot start a model (/dev/urandom, garbage without end) is refused now,
+  // not after gigabytes.
+  if (Head.size() >= StreamHeadBytes && !binaryHeadStartsModel(Head))
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": its first ", Head.size(),
+        " bytes cannot start a GraphDef, MetaGraphDef or SavedModel; stopped reading there"));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,

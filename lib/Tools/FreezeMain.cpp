@@ -56,6 +56,7 @@ ArgParser makeParser(FreezeCommandLine &C) {
 
   addPassManagerFlags(P, C.O.PM, C.Timing, Debug, &C.O.DumpPipeline);
   addSizeLimitFlag(P, C.O.SizeLimit, Debug);
+  addEvalBudgetFlags(P, C.Budget, Main);
   return P;
 }
 
@@ -114,6 +115,7 @@ int runFreeze(FreezeCommandLine &C) {
     Job.Format = C.Emit == "pbtxt" ? FrozenFormat::Text : FrozenFormat::Binary;
   Job.ReportPath = C.ReportPath;
   Job.Verify = C.Verify;
+  Job.Numeric.Budget = C.Budget;
   absl::StatusOr<FreezeGraphResult> Result = freezeGraph(Ctx, Job);
   if (!Result.ok())
     return jobFailure(Result.status());
