@@ -193,13 +193,16 @@ bool isTopLevelRecord(const WireRecord &R) {
   return R.Type == WireType::Bytes && R.Field >= 1 && R.Field <= 7;
 }
 
-/// Whether `Head`, the first bytes of a longer stream, can start a model:
-/// every record it holds whole is a top-level record whose payload parses,
-/// and the record the end of the head cuts is one the rest may complete.
-bool binaryHeadStartsModel(llvm::StringRef Head) {
-  WireReader Reader(Head);
+/// Whether `Bytes`, the first bytes of a longer message, can start one: the
+/// records it holds whole parse (at the top level: are a model's fields, and
+/// their payloads parse), and the record its end cuts is one the rest of the
+/// stream may complete, its own start checked so too, `Depth` levels down.
+bool canStartMessage(llvm::StringRef Bytes, bool TopLevel, int Depth) {
+  WireReader Reader(Bytes);
   WireRecord R;
   while (Reader.next(R)) {
+    if (!TopLevel)
+      continue;
     if (!isTopLevelRecord(R))
       return false;
     if (R.Type == WireType::Bytes) {
@@ -213,19 +216,23 @@ bool binaryHeadStartsModel(llvm::StringRef Head) {
   }
   if (!Reader.failed())
     return true;
-  llvm::StringRef Cut = Head.drop_front(Reader.offset());
+  llvm::StringRef Cut = Bytes.drop_front(Reader.offset());
   std::optional<uint64_t> Tag = consumeVarint64(Cut);
   if (!Tag)
     return Cut.size() < 10; // the tag itself is cut
-  uint64_t Field = *Tag >> 3;
-  if ((*Tag & 7) == 0)
-    return (Field == 1 || Field == 3) && Cut.size() < 10;
-  if ((*Tag & 7) != 2 || Field < 1 || Field > 7)
+  uint64_t Field = *Tag >> 3, Type = *Tag & 7;
+  if (Field == 0 || Type == 3 || Type == 4 || Type > 5)
     return false;
+  if (TopLevel && !(Type == 2 ? Field <= 7 : Type == 0 && (Field == 1 || Field == 3)))
+    return false;
+  if (Type != 2)
+    return true; // a number cut short
   std::optional<uint64_t> Length = consumeVarint64(Cut);
   if (!Length)
     return Cut.size() < 10;
-  return *Length > Cut.size() && *Length <= MaxStreamBytes;
+  if (*Length <= Cut.size() || *Length > MaxStreamBytes)
+    return false;
+  return Depth == 0 || canStartMessage(Cut, false, Depth - 1);
 }
 
 } // namespace
@@ -249,7 +256,7 @@ absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
   // A stream is read whole before it is parsed: one whose first bytes
   // cannot start a model (/dev/urandom, garbage without end) is refused now,
   // not after gigabytes.
-  if (Head.size() >= StreamHeadBytes && !binaryHeadStartsModel(Head))
+  if (Head.size() >= StreamHeadBytes && !canStartMessage(Head, /*TopLevel=*/true, /*Depth=*/8))
     return absl::InvalidArgumentError(absl::StrCat(
         DisplayName.str(), ": its first ", Head.size(),
         " bytes cannot start a GraphDef, MetaGraphDef or SavedModel; stopped reading there"));

@@ -50,13 +50,13 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "Then check the frozen graph as frost-verify does (constants,\n"
          "structure, outputs on random inputs); write nothing unless it holds",
          flag(C.Verify), Main});
+  addEvalBudgetFlags(P, C.Budget, Main);
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
   addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeCompatFlags(P, C.O, Compat);
 
   addPassManagerFlags(P, C.O.PM, C.Timing, Debug, &C.O.DumpPipeline);
   addSizeLimitFlag(P, C.O.SizeLimit, Debug);
-  addEvalBudgetFlags(P, C.Budget, Main);
   return P;
 }
 
