@@ -196,7 +196,8 @@ bool isTopLevelRecord(const WireRecord &R) {
 /// Whether `Bytes`, the first bytes of a longer message, can start one: the
 /// records it holds whole parse (at the top level: are a model's fields, and
 /// their payloads parse), and the record its end cuts is one the rest of the
-/// stream may complete, its own start checked so too, `Depth` levels down.
+/// stream may complete, its own start checked so too, `Depth` levels down
+/// (one: below a model's fields, a cut payload may be bytes, not a message).
 bool canStartMessage(llvm::StringRef Bytes, bool TopLevel, int Depth) {
   WireReader Reader(Bytes);
   WireRecord R;
@@ -256,7 +257,7 @@ absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
   // A stream is read whole before it is parsed: one whose first bytes
   // cannot start a model (/dev/urandom, garbage without end) is refused now,
   // not after gigabytes.
-  if (Head.size() >= StreamHeadBytes && !canStartMessage(Head, /*TopLevel=*/true, /*Depth=*/8))
+  if (Head.size() >= StreamHeadBytes && !canStartMessage(Head, /*TopLevel=*/true, /*Depth=*/1))
     return absl::InvalidArgumentError(absl::StrCat(
         DisplayName.str(), ": its first ", Head.size(),
         " bytes cannot start a GraphDef, MetaGraphDef or SavedModel; stopped reading there"));
