@@ -95,13 +95,14 @@ class ComputeInFloat32Pass : public Pass {
       if (N.op() == "Const") {
         const tensorflow::AttrValue *DType = N.findAttr("dtype");
         if (DType && isSmallFloat(DType->type())) {
-          // Values in the typed field, no more than the shape holds, widen
-          // one by one: a splat is never expanded (a [1e9] one would take
-          // gigabytes). Anything else is decoded, which checks it.
+          // Fewer values in the typed field than the shape holds (a splat)
+          // widen one by one, never expanded (a [1e9] one would take
+          // gigabytes). Anything else is decoded, which checks it, and
+          // written back as make_tensor_proto spells it.
           const tensorflow::AttrValue *Value = N.findAttr("value");
           std::optional<uint64_t> Bytes = decodedValueBytes(N);
           if (!(Bytes && Value->tensor().dtype() == DType->type() &&
-                static_cast<uint64_t>(Value->tensor().half_val_size()) <= *Bytes / 2 &&
+                static_cast<uint64_t>(Value->tensor().half_val_size()) < *Bytes / 2 &&
                 widenTypedField(N))) {
             FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
             if (V.dtype() != DType->type())
