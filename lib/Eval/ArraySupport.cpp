@@ -37,6 +37,10 @@ absl::StatusOr<int64_t> checkOutputShape(const KernelContext &Ctx, tensorflow::D
         for (const std::string &S : Source->elements())
           ElementBytes = std::max<int64_t>(ElementBytes, sizeof(std::string) + S.size());
   }
+  uint64_t Bytes;
+  if (!__builtin_mul_overflow(static_cast<uint64_t>(Count), static_cast<uint64_t>(ElementBytes),
+                              &Bytes))
+    FROST_RETURN_IF_ERROR(Ctx.checkTensorBytes(Bytes, Shape));
   if (Count > MaxOutputBytes / ElementBytes)
     return Ctx.unimplemented(absl::StrCat("output of shape ", shapeString(Shape),
                                           " is larger than a constant can hold (2 GiB)"));

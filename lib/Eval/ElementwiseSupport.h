@@ -133,6 +133,9 @@ inline absl::StatusOr<int64_t> checkedOutputSize(const KernelContext &Ctx, llvm:
   absl::StatusOr<int64_t> N = numElements(Shape);
   if (!N.ok())
     return Ctx.invalid(std::string(N.status().message()));
+  if (*N <= MaxOutputBytes)
+    if (absl::Status S = Ctx.checkTensorBytes(static_cast<uint64_t>(*N) * ElementSize, Shape); !S.ok())
+      return S;
   // Each element may also need a broadcast index.
   if (*N > MaxOutputBytes / static_cast<int64_t>(ElementSize + sizeof(int64_t)))
     return Ctx.unimplemented(

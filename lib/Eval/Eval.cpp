@@ -1,8 +1,12 @@
 //===- Eval.cpp - Kernel lookup, evaluation environment, shared helpers --===//
 #include "Kernel.h"
 
+#include "frost/Support/File.h"
+
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <new>
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -55,16 +59,143 @@ private:
 
 } // namespace
 
+namespace {
+
+uint64_t saturatingMul(uint64_t A, uint64_t B) {
+  uint64_t P;
+  return __builtin_mul_overflow(A, B, &P) ? UINT64_MAX : P;
+}
+
+uint64_t elementsOf(const TensorData &T) { return static_cast<uint64_t>(T.numElements()); }
+
+/// The product of an int list attribute's entries (a pooling window), 1 when
+/// absent.
+uint64_t attrProduct(const AttrMap &Attrs, llvm::StringRef Name) {
+  auto It = Attrs.find(Name);
+  uint64_t P = 1;
+  if (It != Attrs.end())
+    for (int64_t V : It->second.list().i())
+      P = saturatingMul(P, static_cast<uint64_t>(std::max<int64_t>(V, 1)));
+  return P;
+}
+
+/// Multiply-adds of a convolution: every input element meets every filter
+/// tap of its channel, fewer with strides.
+uint64_t convolutionWork(const TensorData &In, const TensorData &Filter, int ChannelDim,
+                         const AttrMap &Attrs) {
+  llvm::ArrayRef<int64_t> F = Filter.shape();
+  uint64_t Channels = F.size() > static_cast<size_t>(ChannelDim) && F[ChannelDim] > 0
+                          ? static_cast<uint64_t>(F[ChannelDim])
+                          : 1;
+  return saturatingMul(elementsOf(In), elementsOf(Filter) / Channels) /
+         attrProduct(Attrs, "strides");
+}
+
+/// The number of bytes a tensor holds, strings counted by their lengths.
+uint64_t bytesOf(const TensorData &T) {
+  uint64_t Bytes = T.isFixedSize() ? T.bytes().size() : 0;
+  for (const std::string &E : T.elements())
+    Bytes += E.size();
+  return Bytes;
+}
+
+} // namespace
+
+uint64_t estimateWork(llvm::StringRef Op, llvm::ArrayRef<TensorData> Inputs,
+                      const AttrMap &Attrs) {
+  uint64_t Read = 0;
+  for (const TensorData &T : Inputs)
+    Read += elementsOf(T);
+  auto input = [&](size_t I) -> const TensorData * {
+    return I < Inputs.size() ? &Inputs[I] : nullptr;
+  };
+  auto boolAttr = [&](llvm::StringRef Name) {
+    auto It = Attrs.find(Name);
+    return It != Attrs.end() && It->second.b();
+  };
+  uint64_t Work = 0;
+  if (Op == "MatMul" || Op.starts_with("BatchMatMul")) {
+    // Each element of the left side meets a column of the right: x * n.
+    if (const TensorData *X = input(0), *Y = input(1); X && Y && Y->shape().size() >= 2) {
+      bool TransY = boolAttr(Op == "MatMul" ? "transpose_b" : "adj_y");
+      llvm::ArrayRef<int64_t> S = Y->shape();
+      int64_t N = TransY ? S[S.size() - 2] : S.back();
+      llvm::ArrayRef<int64_t> XS = X->shape();
+      // A broadcast left side meets every batch of the right.
+      uint64_t Batches = 1;
+      if (XS.size() >= 2 && S.size() > 2) {
+        uint64_t XBatches = 1, YBatches = 1;
+        for (size_t I = 0; I + 2 < XS.size(); ++I)
+          XBatches = saturatingMul(XBatches, static_cast<uint64_t>(std::max<int64_t>(XS[I], 1)));
+        for (size_t I = 0; I + 2 < S.size(); ++I)
+          YBatches = saturatingMul(YBatches, static_cast<uint64_t>(std::max<int64_t>(S[I], 1)));
+        Batches = std::max<uint64_t>(1, YBatches / std::max<uint64_t>(XBatches, 1));
+      }
+      Work = saturatingMul(saturatingMul(elementsOf(*X), static_cast<uint64_t>(std::max<int64_t>(N, 1))),
+                           Batches);
+    }
+  } else if (Op == "Conv2D" || Op == "DepthwiseConv2dNative") {
+    if (input(1))
+      Work = convolutionWork(Inputs[0], Inputs[1], 2, Attrs);
+  } else if (Op == "FusedPadConv2D") {
+    if (input(2))
+      Work = convolutionWork(Inputs[0], Inputs[2], 2, Attrs);
+  } else if (Op == "FusedResizeAndPadConv2D") {
+    if (input(3))
+      Work = convolutionWork(Inputs[0], Inputs[3], 2, Attrs);
+  } else if (Op == "Conv2DBackpropInput") {
+    if (input(2))
+      Work = convolutionWork(Inputs[2], Inputs[1], 3, Attrs);
+  } else if (Op == "AvgPool" || Op == "MaxPool" || Op == "LRN") {
+    Work = saturatingMul(Read, attrProduct(Attrs, "ksize"));
+  }
+  return std::max(Read, Work);
+}
+
 absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
                                                  llvm::ArrayRef<TensorData> Inputs,
-                                                 const AttrMap &Attrs, Exactness Needed) {
+                                                 const AttrMap &Attrs, Exactness Needed,
+                                                 EvalBudget *Budget) {
   const llvm::StringMap<KernelFn> &Kernels = kernels(Needed);
   auto It = Kernels.find(Op);
   if (It == Kernels.end())
     return absl::UnimplementedError(absl::StrCat("no kernel for op ", Op.str()));
-  ScopedFlushDenormal Flush;
-  KernelContext Ctx(Op, Inputs, Attrs);
-  return It->second(Ctx);
+  uint64_t MaxTensorBytes = UINT64_MAX;
+  if (Budget) {
+    uint64_t Work = estimateWork(Op, Inputs, Attrs);
+    if (Work > Budget->WorkLeft)
+      return absl::ResourceExhaustedError(absl::StrCat(
+          Op.str(), " needs about ", Work,
+          " units of work (elements and multiply-adds), more than the ", Budget->WorkLeft,
+          " left of the evaluation budget"));
+    Budget->WorkLeft -= Work;
+    MaxTensorBytes = Budget->MaxTensorBytes;
+  }
+  absl::StatusOr<std::vector<TensorData>> Out;
+  try {
+    ScopedFlushDenormal Flush;
+    KernelContext Ctx(Op, Inputs, Attrs, MaxTensorBytes);
+    Out = It->second(Ctx);
+  } catch (const std::bad_alloc &) {
+    // A kernel's allocation failed (a memory limit): an error like the
+    // others, never an abort.
+    return absl::ResourceExhaustedError(
+        absl::StrCat(Op.str(), ": out of memory while computing its outputs"));
+  }
+  if (Budget && Out.ok()) {
+    // What the kernel made is charged too (Fill, Tile: more than they read).
+    uint64_t Made = 0;
+    for (const TensorData &T : *Out) {
+      if (bytesOf(T) > Budget->MaxTensorBytes)
+        return absl::ResourceExhaustedError(
+            absl::StrCat(Op.str(), ": an output of shape ", shapeString(T.shape()), " takes ",
+                         formatBytes(bytesOf(T)), ", over the limit of ",
+                         formatBytes(Budget->MaxTensorBytes), " per tensor"));
+      Made += elementsOf(T);
+    }
+    Budget->WorkLeft -= std::min(Made, Budget->WorkLeft);
+  }
+  return Out;
 }
 
 bool hasKernel(llvm::StringRef Op, Exactness Needed) { return kernels(Needed).count(Op) != 0; }
@@ -101,6 +232,15 @@ absl::Status KernelContext::invalid(llvm::StringRef Message) const {
 
 absl::Status KernelContext::unimplemented(llvm::StringRef Message) const {
   return absl::UnimplementedError(absl::StrCat(Op.str(), ": ", Message.str()));
+}
+
+absl::Status KernelContext::checkTensorBytes(uint64_t Bytes, llvm::ArrayRef<int64_t> Shape) const {
+  if (Bytes <= MaxTensorBytes)
+    return absl::OkStatus();
+  return absl::ResourceExhaustedError(
+      absl::StrCat(Op.str(), ": an output of shape ", shapeString(Shape), " would take ",
+                   formatBytes(Bytes), ", over the limit of ", formatBytes(MaxTensorBytes),
+                   " per tensor"));
 }
 
 absl::Status KernelContext::unimplementedType(tensorflow::DataType DType) const {

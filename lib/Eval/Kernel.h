@@ -27,8 +27,9 @@ using Outputs = std::vector<TensorData>;
 
 class KernelContext {
 public:
-  KernelContext(llvm::StringRef Op, llvm::ArrayRef<TensorData> Inputs, const AttrMap &Attrs)
-      : Op(Op), Inputs(Inputs), Attrs(Attrs) {}
+  KernelContext(llvm::StringRef Op, llvm::ArrayRef<TensorData> Inputs, const AttrMap &Attrs,
+                uint64_t MaxTensorBytes = UINT64_MAX)
+      : Op(Op), Inputs(Inputs), Attrs(Attrs), MaxTensorBytes(MaxTensorBytes) {}
 
   llvm::StringRef op() const { return Op; }
   size_t numInputs() const { return Inputs.size(); }
@@ -66,10 +67,15 @@ public:
   absl::Status unimplemented(llvm::StringRef Message) const;
   absl::Status unimplementedType(tensorflow::DataType DType) const;
 
+  /// ResourceExhausted when an output of `Shape` taking `Bytes` is over the
+  /// caller's budget (EvalBudget::MaxTensorBytes): checked before allocating.
+  absl::Status checkTensorBytes(uint64_t Bytes, llvm::ArrayRef<int64_t> Shape) const;
+
 private:
   llvm::StringRef Op;
   llvm::ArrayRef<TensorData> Inputs;
   const AttrMap &Attrs;
+  uint64_t MaxTensorBytes;
 };
 
 using KernelFn = absl::StatusOr<Outputs> (*)(const KernelContext &);

@@ -109,6 +109,10 @@ absl::StatusOr<MatMulPlan> planMatMul(const KernelContext &Ctx, MatMulOp Op) {
     if (__builtin_mul_overflow(Elements, D, &Elements) || Elements > MaxOutputElements)
       return Ctx.unimplemented(absl::StrCat("output of shape ", shapeString(Plan.OutShape),
                                             " has more than ", MaxOutputElements, " elements"));
+  FROST_RETURN_IF_ERROR(
+      Ctx.checkTensorBytes(static_cast<uint64_t>(Elements) *
+                               std::max<size_t>(dataTypeSize(Ctx.input(0).dtype()), 1),
+                           Plan.OutShape));
   Plan.XBatch = broadcastIndex(XBatchShape, *BatchShape);
   Plan.YBatch = broadcastIndex(YBatchShape, *BatchShape);
   return Plan;

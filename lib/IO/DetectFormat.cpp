@@ -1,6 +1,7 @@
 //===- DetectFormat.cpp - Text or binary, and which container -------------===//
 #include "GraphIOInternal.h"
 
+#include "frost/Support/File.h"
 #include "frost/Support/Wire.h"
 
 #include "absl/strings/str_cat.h"
@@ -181,20 +182,86 @@ std::string foreignFormatAdvice(llvm::StringRef Bytes, llvm::StringRef Base) {
 
 } // namespace
 
+namespace {
+
+/// A record a GraphDef, MetaGraphDef or SavedModel may hold at its top
+/// level: their fields 1 to 7 are messages, but SavedModel's schema version
+/// (1) and GraphDef's deprecated version (3), which are numbers.
+bool isTopLevelRecord(const WireRecord &R) {
+  if (R.Type == WireType::Varint)
+    return R.Field == 1 || R.Field == 3;
+  return R.Type == WireType::Bytes && R.Field >= 1 && R.Field <= 7;
+}
+
+/// Whether `Bytes`, the first bytes of a longer message, can start one: the
+/// records it holds whole parse (at the top level: are a model's fields, and
+/// their payloads parse), and the record its end cuts is one the rest of the
+/// stream may complete, its own start checked so too, `Depth` levels down
+/// (one: below a model's fields, a cut payload may be bytes, not a message).
+bool canStartMessage(llvm::StringRef Bytes, bool TopLevel, int Depth) {
+  WireReader Reader(Bytes);
+  WireRecord R;
+  while (Reader.next(R)) {
+    if (!TopLevel)
+      continue;
+    if (!isTopLevelRecord(R))
+      return false;
+    if (R.Type == WireType::Bytes) {
+      WireReader Inner(R.Payload);
+      WireRecord Field;
+      while (Inner.next(Field)) {
+      }
+      if (Inner.failed())
+        return false;
+    }
+  }
+  if (!Reader.failed())
+    return true;
+  llvm::StringRef Cut = Bytes.drop_front(Reader.offset());
+  std::optional<uint64_t> Tag = consumeVarint64(Cut);
+  if (!Tag)
+    return Cut.size() < 10; // the tag itself is cut
+  uint64_t Field = *Tag >> 3, Type = *Tag & 7;
+  if (Field == 0 || Type == 3 || Type == 4 || Type > 5)
+    return false;
+  if (TopLevel && !(Type == 2 ? Field <= 7 : Type == 0 && (Field == 1 || Field == 3)))
+    return false;
+  if (Type != 2)
+    return true; // a number cut short
+  std::optional<uint64_t> Length = consumeVarint64(Cut);
+  if (!Length)
+    return Cut.size() < 10;
+  if (*Length <= Cut.size() || *Length > MaxStreamBytes)
+    return false;
+  return Depth == 0 || canStartMessage(Cut, false, Depth - 1);
+}
+
+} // namespace
+
 absl::Status checkModelHead(llvm::StringRef Head, llvm::StringRef DisplayName) {
   if (std::string Advice = foreignFormatAdvice(Head, llvm::sys::path::filename(DisplayName));
       !Advice.empty())
     return absl::InvalidArgumentError(absl::StrCat(DisplayName.str(), ": ", Advice));
-  if (Head.empty() || detectEncoding(Head) == Encoding::Text)
+  if (Head.empty())
     return absl::OkStatus();
+  if (detectEncoding(Head) == Encoding::Text)
+    // Text must start with a field of a model (or be blank and comments).
+    return detectContainer(Head, Encoding::Text, DisplayName).status();
   // A message starts with a tag: a field number above 0 and a known wire type.
   llvm::StringRef Rest = Head;
   std::optional<uint32_t> Tag = consumeVarint32(Rest);
   uint32_t Type = Tag ? *Tag & 7 : 7;
-  if (Tag && (*Tag >> 3) != 0 && (Type <= 2 || Type == 5))
-    return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(
-      DisplayName.str(), ": not a protobuf file: malformed record at byte 0"));
+  if (!Tag || (*Tag >> 3) == 0 || !(Type <= 2 || Type == 5))
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": not a protobuf file: malformed record at byte 0"));
+  // A stream is read whole before it is parsed: one whose first bytes
+  // cannot start a model (/dev/urandom, garbage without end) is refused now,
+  // not after gigabytes.
+  if (Head.size() >= StreamHeadBytes && !canStartMessage(Head, /*TopLevel=*/true, /*Depth=*/1))
+    return absl::InvalidArgumentError(absl::StrCat(
+        DisplayName.str(), ": its first ", Head.size(),
+        " bytes cannot start a GraphDef, MetaGraphDef or SavedModel; stopped reading there"));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding Enc,

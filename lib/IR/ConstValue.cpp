@@ -23,6 +23,27 @@ absl::StatusOr<TensorData> tensorAttrValue(const Node &N, std::string_view Name)
 
 absl::StatusOr<TensorData> constValue(const Node &N) { return tensorAttrValue(N, "value"); }
 
+std::optional<uint64_t> decodedValueBytes(const Node &N) {
+  const tensorflow::AttrValue *V = N.findAttr("value");
+  if (!V || !V->has_tensor() || N.externalContent("value"))
+    return std::nullopt;
+  const tensorflow::TensorProto &P = V->tensor();
+  size_t Width = dataTypeSize(P.dtype());
+  if (!Width || !P.tensor_content().empty())
+    return std::nullopt;
+  uint64_t Elements = 1;
+  for (const auto &D : P.tensor_shape().dim()) {
+    if (D.size() < 0)
+      return std::nullopt;
+    if (__builtin_mul_overflow(Elements, static_cast<uint64_t>(D.size()), &Elements))
+      return UINT64_MAX;
+  }
+  uint64_t Bytes;
+  if (__builtin_mul_overflow(Elements, Width, &Bytes))
+    return UINT64_MAX;
+  return Bytes;
+}
+
 absl::Status setValueAttr(Node &N, const TensorData &T) {
   // Drops content held outside the attribute too.
   N.eraseAttr("value");

@@ -95,7 +95,7 @@ static const char *fileKindName(mode_t Mode) {
 /// Reads `Fd` to its end into `Out`, refusing more than MaxStreamBytes.
 static absl::Status readStream(int Fd, llvm::StringRef Path, const StreamPolicy &Streams,
                                std::string &Out) {
-  constexpr size_t HeadBytes = 64 << 10;
+  constexpr size_t HeadBytes = StreamHeadBytes;
   bool HeadChecked = !Streams.CheckHead;
   char Buffer[HeadBytes];
   while (true) {

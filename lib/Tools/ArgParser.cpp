@@ -336,4 +336,23 @@ void addSizeLimitFlag(ArgParser &P, uint64_t &Limit, const std::string &Group) {
          Group, /*Hidden=*/true});
 }
 
+void addEvalBudgetFlags(ArgParser &P, eval::EvalBudget &Budget, const std::string &Group) {
+  auto positive = [](uint64_t &Field) {
+    return [&Field](llvm::StringRef V) {
+      if (V.getAsInteger(10, Field) || Field == 0)
+        return absl::InvalidArgumentError("expected a number above 0");
+      return absl::OkStatus();
+    };
+  };
+  P.add({{"eval-budget"}, ArgParser::Kind::Value, "N",
+         absl::StrCat("Work units (elements and multiply-adds) running a graph\n"
+                      "may spend (default ",
+                      eval::EvalBudget::DefaultWork, ")"),
+         positive(Budget.WorkLeft), Group});
+  P.add({{"eval-max-bytes"}, ArgParser::Kind::Value, "BYTES",
+         absl::StrCat("Largest tensor running a graph may compute or expand\n(default ",
+                      eval::EvalBudget::DefaultMaxTensorBytes, ")"),
+         positive(Budget.MaxTensorBytes), Group});
+}
+
 } // namespace frost

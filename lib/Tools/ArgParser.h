@@ -15,6 +15,7 @@
 #ifndef FROST_LIB_TOOLS_ARGPARSER_H
 #define FROST_LIB_TOOLS_ARGPARSER_H
 
+#include "frost/Eval/Eval.h"
 #include "frost/Support/Status.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -124,6 +125,10 @@ void addPassManagerFlags(ArgParser &P, PassManagerOptions &PM, bool &Timing,
 /// --protobuf-size-limit BYTES (hidden): tests lower the largest file a tool
 /// reads or writes.
 void addSizeLimitFlag(ArgParser &P, uint64_t &Limit, const std::string &Group);
+
+/// --eval-budget N and --eval-max-bytes BYTES: what running a graph to check
+/// it may spend (eval::EvalBudget), alike in frost-verify and freeze-graph.
+void addEvalBudgetFlags(ArgParser &P, eval::EvalBudget &Budget, const std::string &Group);
 
 } // namespace frost
 

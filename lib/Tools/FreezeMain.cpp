@@ -50,6 +50,7 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "Then check the frozen graph as frost-verify does (constants,\n"
          "structure, outputs on random inputs); write nothing unless it holds",
          flag(C.Verify), Main});
+  addEvalBudgetFlags(P, C.Budget, Main);
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
   addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeCompatFlags(P, C.O, Compat);
@@ -114,6 +115,7 @@ int runFreeze(FreezeCommandLine &C) {
     Job.Format = C.Emit == "pbtxt" ? FrozenFormat::Text : FrozenFormat::Binary;
   Job.ReportPath = C.ReportPath;
   Job.Verify = C.Verify;
+  Job.Numeric.Budget = C.Budget;
   absl::StatusOr<FreezeGraphResult> Result = freezeGraph(Ctx, Job);
   if (!Result.ok())
     return jobFailure(Result.status());

@@ -97,6 +97,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
   P.add({{"json"}, K::Bool, "", "Print the report as JSON", flag(C.Json), Main});
   P.add({{"quiet", "q"}, K::Bool, "", "Print the findings only", flag(C.Quiet),
          Main});
+  addEvalBudgetFlags(P, C.Numeric.Budget, Main);
   addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeFlags(P, C.O, Freeze);
   addFreezeCompatFlags(P, C.O, Compat);

@@ -55,6 +55,27 @@ class ComputeInFloat32Pass : public Pass {
     return Changed;
   }
 
+  /// Widens a value held in its typed field (half_val, for half and
+  /// bfloat16 alike) value by value: a splat stays one value, never expanded
+  /// to its shape. False when the value is held as bytes.
+  static bool widenTypedField(Node &C) {
+    const tensorflow::AttrValue *Attr = C.findAttr("value");
+    if (!Attr || !Attr->has_tensor() || C.externalContent("value") ||
+        !Attr->tensor().tensor_content().empty())
+      return false;
+    const tensorflow::TensorProto &From = Attr->tensor();
+    tensorflow::TensorProto To;
+    To.set_dtype(tensorflow::DT_FLOAT);
+    *To.mutable_tensor_shape() = From.tensor_shape();
+    for (int32_t Bits : From.half_val()) {
+      auto B = static_cast<uint16_t>(Bits);
+      To.add_float_val(static_cast<float>(From.dtype() == tensorflow::DT_HALF ? halfToDouble(B)
+                                                                               : bfloat16ToDouble(B)));
+    }
+    *C.attr("value").mutable_tensor() = std::move(To);
+    return true;
+  }
+
   static absl::Status widenConstant(Node &C, const TensorData &V) {
     std::vector<uint16_t> Bits = V.values<uint16_t>();
     std::string Bytes(Bits.size() * sizeof(float), '\0');
@@ -74,12 +95,22 @@ class ComputeInFloat32Pass : public Pass {
       if (N.op() == "Const") {
         const tensorflow::AttrValue *DType = N.findAttr("dtype");
         if (DType && isSmallFloat(DType->type())) {
-          FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
-          if (V.dtype() != DType->type())
-            return absl::InvalidArgumentError(absl::StrCat(
-                "Const '", N.name().str(), "' has dtype ", dataTypeName(DType->type()),
-                " but holds ", dataTypeName(V.dtype())));
-          FROST_RETURN_IF_ERROR(widenConstant(N, V));
+          // Fewer values in the typed field than the shape holds (a splat)
+          // widen one by one, never expanded (a [1e9] one would take
+          // gigabytes). Anything else is decoded, which checks it, and
+          // written back as make_tensor_proto spells it.
+          const tensorflow::AttrValue *Value = N.findAttr("value");
+          std::optional<uint64_t> Bytes = decodedValueBytes(N);
+          if (!(Bytes && Value->tensor().dtype() == DType->type() &&
+                static_cast<uint64_t>(Value->tensor().half_val_size()) < *Bytes / 2 &&
+                widenTypedField(N))) {
+            FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
+            if (V.dtype() != DType->type())
+              return absl::InvalidArgumentError(absl::StrCat(
+                  "Const '", N.name().str(), "' has dtype ", dataTypeName(DType->type()),
+                  " but holds ", dataTypeName(V.dtype())));
+            FROST_RETURN_IF_ERROR(widenConstant(N, V));
+          }
           ++NumConstants;
         }
       }

@@ -16,6 +16,12 @@
 //   the non-foldable nodes the folded computation waited for (control inputs,
 //   and the inputs of folded shape ops). A tensor larger than
 //   `max-constant-size` bytes is left computed.
+// - Folding has a budget (eval::EvalBudget): `eval-budget` work units for
+//   the whole pass, each kernel call charged an estimate before it runs, and
+//   `eval-max-bytes` for any one tensor, a constant's expanded value (a
+//   splat) as much as a kernel's output. A graph over it fails the pass with
+//   one error naming the node and the option; a splat nothing folds with is
+//   never expanded.
 // - Foldable nodes nothing reads any more are removed.
 // - A fed PlaceholderWithDefault becomes a Placeholder, its default dropped,
 //   as TensorFlow rewrites the inputs.
@@ -42,6 +48,9 @@
 #include "frost/IR/ConstValue.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 
+#include "frost/Support/File.h"
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -66,7 +75,11 @@ struct NodeState {
   llvm::SmallSetVector<Node *, 4> ControlDeps;
   /// Its outputs' static shapes, when it does not fold.
   std::vector<PartialShape> Shapes;
+  /// A Const whose value, expanded, would be over the budget's size: the
+  /// bytes it would take (it is never expanded).
+  std::optional<uint64_t> Oversized;
 };
+
 
 class FoldConstantsPass : public Pass {
 public:
@@ -74,6 +87,8 @@ public:
   explicit FoldConstantsPass(const FoldConstantsOptions &O) {
     Inputs.setIfGiven(O.Inputs);
     Outputs.setIfGiven(O.Outputs);
+    EvalBudget.setIfGiven(O.EvalBudget);
+    EvalMaxBytes.setIfGiven(O.EvalMaxBytes);
   }
 
 private:
@@ -86,9 +101,16 @@ private:
   GraphEnds graphEnds() override { return {&Inputs, &Outputs}; }
   Option<int64_t> MaxConstantSize{*this, "max-constant-size",
                                   "Largest tensor, in bytes, made a constant", 10 * 1024 * 1024};
+  Option<int64_t> EvalBudget{*this, "eval-budget",
+                             "Work units (elements and multiply-adds) folding may spend",
+                             static_cast<int64_t>(eval::EvalBudget::DefaultWork)};
+  Option<int64_t> EvalMaxBytes{*this, "eval-max-bytes",
+                               "Largest tensor, in bytes, folding may compute or expand",
+                               static_cast<int64_t>(eval::EvalBudget::DefaultMaxTensorBytes)};
   Option<bool> ClearOutputShapes{*this, "clear-output-shapes",
                                  "Remove `_output_shapes` attributes first (they go stale); kept, they are "
                                  "a shape source", true};
+  eval::EvalBudget Budget;
   Statistic NumFolded{*this, "nodes-folded", "Computed nodes replaced by constants"};
   Statistic NumConstants{*this, "constants-created", "Constants created"};
   Statistic NumUnimplemented{*this, "not-folded-unimplemented",
@@ -102,6 +124,10 @@ private:
     if (*MaxConstantSize < 0)
       return absl::InvalidArgumentError(
           absl::StrCat("max-constant-size=", *MaxConstantSize, ": must not be negative"));
+    for (const Option<int64_t> *Limit : {&EvalBudget, &EvalMaxBytes})
+      if (**Limit <= 0)
+        return absl::InvalidArgumentError(
+            absl::StrCat(Limit->name().str(), "=", **Limit, ": must be positive"));
     return absl::OkStatus();
   }
 
@@ -117,8 +143,10 @@ private:
       WasRead[N.id()] = N.hasUses();
     // First, so that nothing folds for a default that will not be computed.
     feedPlaceholdersWithDefault(G);
+    Budget.WorkLeft = static_cast<uint64_t>(*EvalBudget);
+    Budget.MaxTensorBytes = static_cast<uint64_t>(*EvalMaxBytes);
     for (Node *N : graphConstructionOrder(G)) {
-      evaluateIfFoldable(*N, State, Ctx);
+      FROST_RETURN_IF_ERROR(evaluateIfFoldable(*N, State, Ctx));
       // A fed tensor has the shape it is fed with: a placeholder's declared
       // one, anything else's unknown.
       if (!State[N->id()].Foldable &&
@@ -247,21 +275,45 @@ private:
     return Out;
   }
 
-  /// Decides whether N folds and, if so, computes its outputs.
-  void evaluateIfFoldable(Node &N, std::vector<NodeState> &State, PassContext &Ctx) {
+  static std::string paramName(llvm::StringRef Option) {
+    std::string Name = Option.str();
+    std::replace(Name.begin(), Name.end(), '-', '_');
+    return Name;
+  }
+
+  /// The budget's error for node N: names it and the option that raises it.
+  absl::Status overBudget(const Node &N, const absl::Status &Status) const {
+    llvm::StringRef Option = absl::StrContains(Status.message(), "units of work")
+                                 ? EvalBudget.name()
+                                 : EvalMaxBytes.name();
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "node '", N.name().str(), "' (", N.op().str(), "): ", Status.message(),
+        "; raise it with ", Option.str(), "=N (transform-graph: fold_constants(",
+        paramName(Option), "=N))"));
+  }
+
+  /// Decides whether N folds and, if so, computes its outputs; an error only
+  /// when the budget is spent.
+  absl::Status evaluateIfFoldable(Node &N, std::vector<NodeState> &State, PassContext &Ctx) {
     NodeState &S = State[N.id()];
     if (isListed(ExcludeNodes, N.name()) || isListed(Inputs, N.name()) ||
         llvm::is_contained(*ExcludeOps, N.op()))
-      return;
+      return absl::OkStatus();
     if (N.op() == "Const") {
+      // A splat is expanded only when something folds with it.
+      if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes) {
+        S.Oversized = *Bytes;
+        S.Foldable = true;
+        return absl::OkStatus();
+      }
       absl::StatusOr<TensorData> V = constValue(N);
       if (!V.ok() || V->dtype() == tensorflow::DT_RESOURCE)
-        return;
+        return absl::OkStatus();
       S.Values = {*std::move(V)};
     } else if (N.op() == "Shape" || N.op() == "ShapeN" || N.op() == "Size" || N.op() == "Rank") {
       std::optional<std::vector<TensorData>> Values = foldShapeOp(N, State);
       if (!Values)
-        return;
+        return absl::OkStatus();
       S.Values = std::move(*Values);
       // The fed value's producer still runs first, as TensorFlow keeps it.
       for (const Input &In : N.dataInputs())
@@ -269,22 +321,35 @@ private:
           S.ControlDeps.insert(In.Src);
     } else {
       if (N.numDataInputs() == 0)
-        return;
+        return absl::OkStatus();
       std::vector<TensorData> Args;
+      const Node *Oversized = nullptr;
       for (const Input &In : N.dataInputs()) {
         const NodeState &From = State[In.Src->id()];
-        if (!From.Foldable || static_cast<size_t>(In.Port) >= From.Values.size())
-          return;
-        Args.push_back(From.Values[In.Port]);
+        if (From.Foldable && From.Oversized)
+          Oversized = Oversized ? Oversized : In.Src;
+        else if (!From.Foldable || static_cast<size_t>(In.Port) >= From.Values.size())
+          return absl::OkStatus();
+        else
+          Args.push_back(From.Values[In.Port]);
       }
       if (!eval::hasKernel(N.op())) {
         ++NumUnimplemented;
-        return;
+        return absl::OkStatus();
       }
-      absl::StatusOr<std::vector<TensorData>> Out = eval::evaluate(N.op(), Args, N.attrs());
+      if (Oversized)
+        return overBudget(
+            N, absl::ResourceExhaustedError(absl::StrCat(
+                   "its input '", Oversized->name().str(), "' would take ",
+                   formatBytes(*State[Oversized->id()].Oversized), " expanded, over the limit of ",
+                   formatBytes(Budget.MaxTensorBytes), " per tensor")));
+      absl::StatusOr<std::vector<TensorData>> Out =
+          eval::evaluate(N.op(), Args, N.attrs(), eval::Exactness::Bitwise, &Budget);
+      if (absl::IsResourceExhausted(Out.status()))
+        return overBudget(N, Out.status());
       if (!Out.ok()) {
         noteFailure(N, Out.status(), Ctx);
-        return;
+        return absl::OkStatus();
       }
       S.Values = *std::move(Out);
       for (const Input &In : N.dataInputs())
@@ -299,6 +364,7 @@ private:
         S.ControlDeps.insert(In.Src);
     }
     S.Foldable = true;
+    return absl::OkStatus();
   }
 
   void noteFailure(const Node &N, const absl::Status &Status, PassContext &Ctx) {

@@ -9,6 +9,9 @@
 #include "frost/IR/ConstValue.h"
 #include "frost/IR/ExecutionOrder.h"
 
+#include "frost/Support/File.h"
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -37,7 +40,7 @@ TensorData scalarInt32(int32_t V) {
 class Runner {
 public:
   Runner(const Graph &G, const RunRequest &Request)
-      : G(G), Request(Request), States(G.idBound()) {}
+      : G(G), Request(Request), States(G.idBound()), Budget(Request.Budget) {}
 
   absl::StatusOr<RunResult> run();
 
@@ -57,6 +60,9 @@ private:
   /// Bytes of the values held now (a value shared by two nodes counts
   /// twice: the budget errs on the safe side).
   uint64_t LiveBytes = 0;
+  /// What is left of the run's budget, and why the run stopped if it is spent.
+  eval::EvalBudget Budget;
+  absl::Status OverBudget;
 };
 
 /// The most a run may hold at once: a graph that needs more is not run
@@ -97,6 +103,11 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
   using Outs = std::vector<std::optional<TensorData>>;
   llvm::StringRef Op = N.op();
   if (Op == "Const") {
+    // A splat's size is known before it is expanded.
+    if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes)
+      return absl::ResourceExhaustedError(
+          absl::StrCat("its value would take ", formatBytes(*Bytes), " expanded, over the limit of ",
+                       formatBytes(Budget.MaxTensorBytes), " per tensor"));
     FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
     return Outs{std::move(V)};
   }
@@ -139,7 +150,7 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
     }
     FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
                            eval::evaluate("GatherV2", {Inputs[0], Inputs[1], scalarInt32(Axis)},
-                                          Attrs, eval::Exactness::WithinRounding));
+                                          Attrs, eval::Exactness::WithinRounding, &Budget));
     return Outs{std::move(Out[0])};
   }
   if (Op == "NoOp")
@@ -154,7 +165,8 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
     return O;
   }
   FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
-                         eval::evaluate(Op, Inputs, N.attrs(), eval::Exactness::WithinRounding));
+                         eval::evaluate(Op, Inputs, N.attrs(), eval::Exactness::WithinRounding,
+                                        &Budget));
   return Outs(std::make_move_iterator(Out.begin()), std::make_move_iterator(Out.end()));
 }
 
@@ -216,6 +228,13 @@ void Runner::runNode(const Node &N) {
     return;
   }
   absl::StatusOr<std::vector<std::optional<TensorData>>> Out = compute(N, std::move(Inputs));
+  if (absl::IsResourceExhausted(Out.status())) {
+    bool Work = absl::StrContains(Out.status().message(), "units of work");
+    OverBudget = absl::ResourceExhaustedError(
+        absl::StrCat("node '", N.name().str(), "' (", N.op().str(), "): ", Out.status().message(),
+                     "; raise it with ", Work ? "--eval-budget" : "--eval-max-bytes", "=N"));
+    return fail(N, std::string(OverBudget.message()));
+  }
   if (!Out.ok()) {
     bool NoKernel = absl::IsUnimplemented(Out.status());
     return fail(N, std::string(Out.status().message()), NoKernel);
@@ -251,9 +270,12 @@ absl::StatusOr<RunResult> Runner::run() {
   // passes that reorder): no copy of a graph of gigabytes of weights.
   ExecutionOrder Order = executionOrder(const_cast<Graph &>(G), ReadyPolicy::GraphPosition,
                                         MergeReadiness::AllInputs);
-  for (Node *N : Order.Sorted)
+  for (Node *N : Order.Sorted) {
     if (Needed[N->id()])
       runNode(*N);
+    if (!OverBudget.ok())
+      return OverBudget;
+  }
   // TF1 while loops never get ready, nor does what follows them: blamed on
   // the loop's first Merge (else its first node in the graph, which may be
   // an output that follows the loop).

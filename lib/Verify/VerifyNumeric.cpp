@@ -237,6 +237,7 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
   // declares them (the structure check compares the frozen graph's).
   RunRequest FrozenRun, SourceRun;
   FrozenRun.Fetches = SourceRun.Fetches = Outputs;
+  FrozenRun.Budget = SourceRun.Budget = Options.Budget;
   std::vector<bool> Needed = reached(Source->graph(), Outputs);
   std::string InputProblem;
   for (const Node &N : Source->graph()) {

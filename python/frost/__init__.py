@@ -156,8 +156,10 @@ _FREEZE_FLAGS = ("optimize", "initializer_nodes", "keep_devices", "strip_trainin
 
 def _checks(seed: Optional[int], atol: Optional[float], rtol: Optional[float],
             input_shapes: Optional[Dict[str, Iterable[int]]],
-            numeric: Optional[bool]) -> Dict[str, object]:
-    return dict(seed=seed, atol=atol, rtol=rtol, numeric=numeric,
+            numeric: Optional[bool], eval_budget: Optional[int] = None,
+            eval_max_bytes: Optional[int] = None) -> Dict[str, object]:
+    return dict(seed=seed, atol=atol, rtol=rtol, numeric=numeric, eval_budget=eval_budget,
+                eval_max_bytes=eval_max_bytes,
                 input_shapes=None if input_shapes is None else
                 {name: [int(d) for d in shape] for name, shape in input_shapes.items()})
 
@@ -320,6 +322,7 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
            except_: Names = None, tags: Names = None, seed: int = 0,
            atol: Optional[float] = None, rtol: Optional[float] = None,
            input_shapes: Optional[Dict[str, Iterable[int]]] = None, numeric: bool = True,
+           eval_budget: Optional[int] = None, eval_max_bytes: Optional[int] = None,
            **flags: Any) -> Dict[str, Any]:
     """Checks that a frozen graph computes what its source computes, as frost-verify does
     (docs/verify.md), and returns its JSON report as a dict; report["passed"] is the verdict.
@@ -331,11 +334,15 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
     atol, rtol: the output comparison's tolerances (default by dtype).
     input_shapes: {"input": [1, 224, 224, 3]} for dimensions an input leaves unknown.
     numeric: run both graphs and compare their outputs.
+    eval_budget, eval_max_bytes: what each graph's run may spend, as frost-verify's
+      --eval-budget (work units: elements and multiply-adds) and --eval-max-bytes (the
+      largest tensor); over either, the report's finding names the node.
     """
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
     text, warned = _frost.verify(_model(frozen), _model(source), options,
-                                 _checks(int(seed), atol, rtol, input_shapes, bool(numeric)))
+                                 _checks(int(seed), atol, rtol, input_shapes, bool(numeric),
+                                         eval_budget, eval_max_bytes))
     _warn(warned)
     return _document(text)
 

@@ -232,6 +232,13 @@ frost::verify::NumericOptions numericOptions(const KeywordArgs &Keywords) {
       N.Rtol = nb::cast<double>(Value);
     else if (K == "numeric")
       N.Run = nb::cast<bool>(Value);
+    else if (K == "eval_budget" || K == "eval_max_bytes") {
+      // As --eval-budget and --eval-max-bytes: above 0.
+      auto Limit = nb::cast<uint64_t>(Value);
+      if (Limit == 0)
+        throw nb::value_error((K + " must be above 0").c_str());
+      (K == "eval_budget" ? N.Budget.WorkLeft : N.Budget.MaxTensorBytes) = Limit;
+    }
     else if (K == "input_shapes")
       for (auto [Name, Shape] : nb::cast<nb::dict>(Value))
         N.InputShapes[nb::cast<std::string>(Name)] = nb::cast<std::vector<int64_t>>(Shape);

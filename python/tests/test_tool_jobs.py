@@ -169,3 +169,21 @@ def test_diff_errors_are_the_clis(tmp_path):
     with pytest.raises(frost.FrostError) as e:
         frost.diff(tmp_path / "none.pb", tmp_path / "none.pb")
     assert str(e.value) == last_error_line(r.stderr)
+
+
+def test_verify_eval_budget_is_the_clis(model, tmp_path):
+    """eval_budget= is --eval-budget: a budget too small for the run is a finding naming the
+    node and the flag; a raised one passes; 0 is refused."""
+    frozen = tmp_path / "frozen.pb"
+    frost.freeze(model, "add", output=frozen)
+    r = run("frost-verify", frozen, "--source", model, "--outputs", "add", "--json",
+            "--eval-budget=1")
+    assert r.returncode == 1, r.stderr
+    got = frost.verify(frozen, model, "add", eval_budget=1)
+    assert got == json.loads(r.stdout)
+    assert got["passed"] is False
+    assert any("units of work" in f["message"] and "--eval-budget" in f["message"]
+               for f in got["findings"]), got["findings"]
+    assert frost.verify(frozen, model, "add", eval_budget=10**6, eval_max_bytes=10**6)["passed"]
+    with pytest.raises(ValueError):
+        frost.verify(frozen, model, "add", eval_budget=0)

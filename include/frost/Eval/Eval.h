@@ -45,14 +45,40 @@ enum class Exactness {
   WithinRounding,
 };
 
+/// What evaluating may cost a caller (a fold, a verification run), so that a
+/// hostile graph fails with a message instead of taking the machine's memory
+/// or hours: one budget per run, shared by its kernel calls.
+struct EvalBudget {
+  /// Work units (elements read and written, multiply-adds) by default:
+  /// about ten seconds of kernels.
+  static constexpr uint64_t DefaultWork = 100'000'000'000;
+  /// The largest tensor by default (1 GiB).
+  static constexpr uint64_t DefaultMaxTensorBytes = uint64_t(1) << 30;
+
+  /// Work units the run may still spend; each kernel call is charged an
+  /// estimate (estimateWork) before it runs and is refused beyond this.
+  uint64_t WorkLeft = DefaultWork;
+  /// The most bytes one tensor may take: a kernel's output, or a constant a
+  /// caller expands (a splat) before evaluating.
+  uint64_t MaxTensorBytes = DefaultMaxTensorBytes;
+};
+
+/// A cheap estimate, from shapes and attributes only, of the work units
+/// `Op` on `Inputs` costs: the elements it reads, times the window or
+/// inner dimension for products, convolutions and pooling.
+uint64_t estimateWork(llvm::StringRef Op, llvm::ArrayRef<TensorData> Inputs, const AttrMap &Attrs);
+
 /// Computes the outputs of `Op` (a TensorFlow op name) on `Inputs` (the data
 /// inputs, in order) with attributes `Attrs`, with a kernel of `Needed`
 /// exactness (an op with only a kernel for running graphs is Unimplemented
-/// for Exactness::Bitwise).
+/// for Exactness::Bitwise). With a `Budget`, the call is charged its work
+/// and an output over its MaxTensorBytes is refused; either is
+/// ResourceExhausted, as is an allocation that fails (never an abort).
 absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
                                                  llvm::ArrayRef<TensorData> Inputs,
                                                  const AttrMap &Attrs,
-                                                 Exactness Needed = Exactness::Bitwise);
+                                                 Exactness Needed = Exactness::Bitwise,
+                                                 EvalBudget *Budget = nullptr);
 
 /// Whether Frost has a kernel of `Needed` exactness for `Op` (for some
 /// dtypes at least).

@@ -12,6 +12,8 @@
 #include "frost/IR/Graph.h"
 #include "frost/Tensor/Tensor.h"
 
+#include <optional>
+
 namespace frost {
 
 /// The tensor of attribute `Name` of N, borrowing external content.
@@ -20,6 +22,12 @@ absl::StatusOr<TensorData> tensorAttrValue(const Node &N, std::string_view Name)
 
 /// The value of Const node N: tensorAttrValue(N, "value").
 absl::StatusOr<TensorData> constValue(const Node &N);
+
+/// The bytes Const N's value takes once decoded from its typed fields,
+/// known before decoding (a splat is one value in the proto, however large
+/// its shape; UINT64_MAX when the size overflows); nullopt for a value held
+/// as bytes already (tensor_content, external content) or of strings.
+std::optional<uint64_t> decodedValueBytes(const Node &N);
 
 /// Sets N's `value` attribute to T as make_tensor_proto(value, dtype, shape)
 /// would write it; bytes it would store as tensor_content stay where they are

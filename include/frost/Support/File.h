@@ -25,13 +25,15 @@ class MappingRegistry;
 /// Streams (pipes, FIFOs, character devices and "-" for standard input) are
 /// read whole into memory, never beyond this: protobuf's own 2 GiB limit.
 inline constexpr uint64_t MaxStreamBytes = (uint64_t(1) << 31) - 1;
+/// How much of a stream StreamPolicy::CheckHead sees (all of a shorter one).
+inline constexpr size_t StreamHeadBytes = 64 << 10;
 
 /// How MappedFile::open treats an input that is not a regular file.
 struct StreamPolicy {
   /// Read streams (up to MaxStreamBytes); when false they are refused, saying
   /// what the path is (checkpoints and vocabularies must be regular files).
   bool Allow = false;
-  /// Sees a stream's first bytes (up to 64 KiB) before the rest is read, so a
+  /// Sees a stream's first StreamHeadBytes (64 KiB; all of a shorter one) before the rest is read, so a
   /// stream of garbage (/dev/zero) is refused without reading on.
   std::function<absl::Status(llvm::StringRef Head)> CheckHead;
 };

@@ -2,6 +2,7 @@
 #ifndef FROST_TOOLS_FREEZEMAIN_H
 #define FROST_TOOLS_FREEZEMAIN_H
 
+#include "frost/Eval/Eval.h"
 #include "frost/Freeze/Freeze.h"
 #include "frost/Support/Status.h"
 
@@ -22,6 +23,8 @@ struct FreezeCommandLine {
   bool Quiet = false, Timing = false;
   /// Check the frozen graph as frost-verify does before writing it.
   bool Verify = false;
+  /// What --verify's runs may spend.
+  eval::EvalBudget Budget;
   bool Help = false, Version = false;
 };
 

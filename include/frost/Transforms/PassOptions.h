@@ -70,6 +70,8 @@ std::unique_ptr<Pass> createFuseResizePadAndConvPass(const KeepOutputsOptions &O
 /// The graph's inputs and outputs (empty: unset).
 struct FoldConstantsOptions {
   std::vector<std::string> Inputs, Outputs;
+  /// The evaluation budget (eval::EvalBudget); 0: the default.
+  int64_t EvalBudget = 0, EvalMaxBytes = 0;
 };
 std::unique_ptr<Pass> createFoldConstantsPass(const FoldConstantsOptions &Options);
 

@@ -13,6 +13,7 @@
 #ifndef FROST_VERIFY_GRAPHRUNNER_H
 #define FROST_VERIFY_GRAPHRUNNER_H
 
+#include "frost/Eval/Eval.h"
 #include "frost/IR/Graph.h"
 #include "frost/Support/Status.h"
 #include "frost/Tensor/Tensor.h"
@@ -34,6 +35,9 @@ struct RunRequest {
   std::function<absl::StatusOr<TensorData>(const Node &)> VariableValue;
   /// Nodes whose outputs to return.
   std::vector<std::string> Fetches;
+  /// What the run may spend; over it, runGraph fails (ResourceExhausted,
+  /// naming the node).
+  eval::EvalBudget Budget;
 };
 
 /// Why a node has no value: the node that could not run and what it said.

@@ -18,6 +18,7 @@
 #ifndef FROST_VERIFY_VERIFY_H
 #define FROST_VERIFY_VERIFY_H
 
+#include "frost/Eval/Eval.h"
 #include "frost/Freeze/Freeze.h"
 #include "frost/IR/Model.h"
 #include "frost/Support/Status.h"
@@ -45,6 +46,8 @@ struct NumericOptions {
   /// A directory to write the inputs and both graphs' outputs into, as .npy
   /// files with an index.json (for comparing with TensorFlow).
   std::string SaveValues;
+  /// What each graph's run may spend (--eval-budget, --eval-max-bytes).
+  eval::EvalBudget Budget;
 };
 
 struct Finding {

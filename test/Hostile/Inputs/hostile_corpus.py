@@ -1407,6 +1407,76 @@ def verify_cases():
       setup(chain, ckpt=False), exit=(0,))
 
 
+# ------------------------------------------------------------ budgets (issue #28, h5)
+# Memory and time: what folding, verifying and reading may spend. Each case
+# fails with one line naming the node (or file), the limit and the flag that
+# raises it, under the runner's memory limit and well within its time limit.
+
+def budget_cases():
+    def splat(name, dims, dtype="float"):
+        return node(name, "Const", attrs={"dtype": a_type(dtype),
+                                          "value": a_tensor(tensor(dtype, dims, [1.0]))})
+    F = {"T": a_type("float")}
+
+    def matmul(n, k):
+        return graph([splat("a", [n, k]), splat("b", [k, n]), node("mm", "MatMul", ["a", "b"], attrs=F)])
+
+    def matmul_sum(n):
+        axes = node("axes", "Const", attrs={"dtype": a_type("int32"), "value": a_tensor(
+            fv(1, DT["int32"]) + fb(2, shape([2])) + fv(7, 0) + fv(7, 1))})
+        return graph([splat("a", [n, n]), node("mm", "MatMul", ["a", "a"], attrs=F), axes,
+                      node("s", "Sum", ["mm", "axes"], attrs={"T": a_type("float"), "Tidx": a_type("int32")})])
+
+    def files(name, content):
+        return lambda d: write(os.path.join(d, name), content() if callable(content) else content)
+    fold = lambda name: ["transform-graph", "--in_graph={d}/" + name, "--out_graph={d}/out.pb",
+                         "--outputs=mm", "--transforms=fold_constants"]
+    # [3000,1e5] x [1e5,3000] splats: each input 1.2 GB once expanded, over
+    # the 1 GiB per tensor; refused before either is expanded.
+    add("budget-fold-matmul-splats", "budget", fold("mm.pb"), files("mm.pb", lambda: matmul(3000, 100000)),
+        regex=r"node 'mm' \(MatMul\).*1\.0 GiB.*eval-max-bytes")
+    add("budget-opt-fold-matmul-splats", "budget", opt("mm.pb", "--pass-pipeline=fold-constants"),
+        files("mm.pb", lambda: matmul(3000, 100000)), regex=r"'mm'.*eval-max-bytes")
+    # [6000,6000] squared: 2.16e11 multiply-adds, over the work budget.
+    add("budget-fold-matmul-work", "budget", fold("mm.pb"), files("mm.pb", lambda: matmul(6000, 6000)),
+        regex=r"node 'mm' \(MatMul\).*eval-budget")
+    add("budget-verify-matmul-sum", "budget",
+        ["frost-verify", "{d}/s.pb", "--source", "{d}/s.pb", "--outputs", "s"],
+        files("s.pb", lambda: matmul_sum(6000)), regex=r"node 'mm' \(MatMul\).*--eval-budget")
+    # Raised flags are checked too.
+    add("budget-verify-zero-budget", "budget",
+        ["frost-verify", "{d}/s.pb", "--source", "{d}/s.pb", "--outputs", "s", "--eval-budget=0"],
+        files("s.pb", lambda: matmul_sum(2)), exit=(2,), regex="eval-budget")
+    add("budget-fold-zero-max-bytes", "budget",
+        fold("mm.pb")[:-1] + ["--transforms=fold_constants(eval_max_bytes=0)"],
+        files("mm.pb", lambda: matmul(2, 2)), exit=(1, 2), regex="eval-max-bytes")
+    # A [1e9] half splat made float: one value, never expanded.
+    half = graph([node("x", "Placeholder", attrs={"dtype": fv(6, 19), "shape": a_shape([1000000000])}),
+                  node("c", "Const", attrs={"dtype": fv(6, 19), "value": a_tensor(
+                      fv(1, 19) + fb(2, shape([1000000000])) + fv(13, 15360))}),
+                  node("y", "Add", ["x", "c"], attrs={"T": fv(6, 19)})])
+    add("budget-compute-in-float32-half-splat", "budget",
+        optimize_argv("half.pb", "x", "y", "--compute_in_float32"), files("half.pb", half), exit=(0,))
+    # Streams that cannot start a model are refused from their first bytes.
+    add("budget-stream-urandom", "budget", ["frost-opt", "/dev/urandom"], None, regex="/dev/urandom")
+    add("budget-stdin-urandom", "budget", ["frost-opt", "-"], None, stdin="/dev/urandom", regex="stdin")
+
+    def garbage_fifo(command):
+        def setup(d):
+            os.mkfifo(os.path.join(d, "fifo.pb"))
+            # Writes until the reader goes (SIGPIPE), or 900 s at most.
+            subprocess.Popen(["timeout", "900", "sh", "-c", command + ' > "$0/fifo.pb"', d],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        return setup
+    add("budget-fifo-urandom", "budget", ["frost-opt", "{d}/fifo.pb"], garbage_fifo("cat /dev/urandom"),
+        regex="fifo.pb")
+    add("budget-fifo-text-garbage", "budget", ["frost-opt", "{d}/fifo.pb"], garbage_fifo("yes garbage"),
+        regex="fifo.pb")
+
+# ------------------------------------------------------------ end of budgets (issue #28, h5)
+
+
 def all_cases():
     if not CASES:
         checkpoint_cases()
@@ -1416,6 +1486,7 @@ def all_cases():
         diff_cases()
         verify_cases()
         issue28_validity_cases()
+        budget_cases()
     return CASES
 
 
