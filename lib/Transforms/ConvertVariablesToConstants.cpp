@@ -347,9 +347,7 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
     return absl::OkStatus();
   std::string Message = absl::StrCat(Problems.size(), " of ", Plans.size(),
                                      " variables cannot be frozen from checkpoint '",
-                                     Reader.prefix(), "':");
-  for (const std::string &P : Problems)
-    absl::StrAppend(&Message, "\n  ", P);
+                                     Reader.prefix(), "': ", listFindings(Problems));
   return NumMissing == Problems.size() ? absl::NotFoundError(Message)
                                        : absl::InvalidArgumentError(Message);
 }
@@ -567,7 +565,7 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
     Plans.push_back({V, DT, "", {}, "", {}});
   }
   if (!BadDType.empty())
-    return absl::InvalidArgumentError(absl::StrJoin(BadDType, "\n"));
+    return absl::InvalidArgumentError(joinFindings(BadDType));
 
   if (Checkpoint->empty()) {
     std::vector<std::string> Names;

@@ -34,8 +34,8 @@ class SortByExecutionOrderPass : public Pass {
       return absl::InvalidArgumentError(
           absl::StrCat(Order.Unordered.size(), " of ", G.size(),
                        " nodes are on a cycle or wait for one (only a NextIteration into a "
-                       "Merge may close a loop):\n",
-                       joinFindings(Names)));
+                       "Merge may close a loop): ",
+                       listFindings(Names)));
     }
     size_t Position = 0;
     for (const Node &N : G)
