@@ -19,7 +19,7 @@ struct FreezeCommandLine {
   std::string Output;
   std::string Emit;
   std::string ReportPath;
-  bool Quiet = false, Timing = false;
+  bool Quiet = false, Verbose = false, Timing = false;
   /// Check the frozen graph as frost-verify does before writing it.
   bool Verify = false;
   bool Help = false, Version = false;

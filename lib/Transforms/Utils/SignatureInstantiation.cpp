@@ -472,6 +472,10 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
   const Node *Call = signatureCall(G, *Sig);
   std::string FName = Call ? calledFunction(*Call) : "";
   const tensorflow::FunctionDef *F = findFunction(G, FName);
+  if (!F && !FName.empty())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "signature '", Signature.str(), "': its function '", FName, "' (called by node '",
+        Call->name().str(), "') is not in the graph's library"));
   if (!F)
     return absl::InvalidArgumentError(absl::StrCat(
         "signature '", Signature.str(), "': its outputs are not the outputs of one call of a "
