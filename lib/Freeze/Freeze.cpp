@@ -14,6 +14,7 @@
 #include "FreezeInternal.h"
 
 #include "frost/IR/EdgeTypes.h"
+#include "frost/IR/FunctionBody.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/TensorName.h"
 #include "frost/IR/Verifier.h"
@@ -230,8 +231,24 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   Model &M = *In.M;
   if (C.PM.VerifyEach) {
     Stopwatch Timer(C.PM.Timing, "(verify)");
-    if (absl::Status S = verifyGraph(M.graph()); !S.ok())
-      return absl::Status(S.code(), absl::StrCat(In.GraphPath, ": ", S.message()));
+    if (absl::Status S = verifyGraph(M.graph()); !S.ok()) {
+      // A served signature's function gone from the library is the
+      // signature's fault, not only its call node's.
+      std::string Message(S.message());
+      if (const tensorflow::MetaGraphDef *Meta = M.metaGraph()) {
+        std::vector<std::string> Keys;
+        for (const auto &Entry : Meta->signature_def())
+          Keys.push_back(Entry.first);
+        llvm::sort(Keys);
+        for (const std::string &Sig : Keys)
+          if (std::string F = signatureFunction(M, Sig); !F.empty() && !findFunction(M.graph(), F)) {
+            Message = absl::StrCat("signature '", Sig, "': its function '", F,
+                                   "' is not in the graph's library (", Message, ")");
+            break;
+          }
+      }
+      return absl::Status(S.code(), absl::StrCat(In.GraphPath, ": ", Message));
+    }
   }
 
   FreezeResult R;
@@ -374,15 +391,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
     PM.dumpPipeline(*C.PM.Out);
 
   FROST_RETURN_IF_ERROR(PM.run(M, PassCtx));
-  for (size_t I = FirstOptimizing; I < PM.passes().size(); ++I) {
-    const Pass &P = *PM.passes()[I];
-    FreezeResult::PassChanges Changes{P.name().str(), {}};
-    for (const Statistic *S : P.statistics())
-      if (S->value())
-        Changes.Counts.push_back({S->name().str(), S->value()});
-    if (!Changes.Counts.empty())
-      R.Optimizations.push_back(std::move(Changes));
-  }
+  R.Optimizations = PM.changes(FirstOptimizing);
   FROST_RETURN_IF_ERROR(checkEdgeTypes(M, R));
   for (const std::string &W : pythonCallWarnings(M.graph()))
     Ctx.diagnostics().warning(W);

@@ -259,6 +259,13 @@ absl::StatusOr<std::string> signatureOfOutputs(const FreezeOptions &C, const Mod
       Holding.push_back(S.Name);
   if (Holding.size() == 1)
     return Holding.front();
+  // One function served under several names (Keras 3's serve and
+  // serving_default) is no ambiguity.
+  if (Holding.size() > 1 && llvm::all_of(Holding, [&](const std::string &Sig) {
+        return signaturesComputeAlike(M, Holding.front(), Sig);
+      }))
+    return llvm::is_contained(Holding, "serving_default") ? std::string("serving_default")
+                                                          : Holding.front();
   auto quoted = [](llvm::ArrayRef<std::string> Items) {
     return absl::StrJoin(Items, ", ", [](std::string *Out, const std::string &Item) {
       absl::StrAppend(Out, "'", Item, "'");

@@ -66,8 +66,10 @@ bool allRecords(llvm::StringRef Msg, llvm::function_ref<bool(const WireRecord &)
   return !Reader.failed();
 }
 
-bool looksLikeNodeDef(llvm::StringRef Msg) {
-  bool HasName = false, HasOp = false;
+/// Strict: an op name TensorFlow registers ([A-Za-z0-9_>.]); lenient: any
+/// printable op, or none (the verifier then names the node and the fault).
+bool looksLikeNodeDef(llvm::StringRef Msg, bool Strict) {
+  bool HasName = false, HasOp = !Strict;
   bool Ok = allRecords(Msg, [&](const WireRecord &R) {
     if (R.Field > 7)
       return true; // a field from a newer TensorFlow
@@ -76,7 +78,7 @@ bool looksLikeNodeDef(llvm::StringRef Msg) {
     if (R.Field == 1)
       HasName = isPrintableName(R.Payload);
     if (R.Field == 2)
-      HasOp = isOpName(R.Payload);
+      HasOp = Strict ? isOpName(R.Payload) : R.Payload.empty() || isPrintableName(R.Payload);
     return true;
   });
   return Ok && HasName && HasOp;
@@ -118,11 +120,11 @@ bool looksLikeLibrary(llvm::StringRef Msg) {
   });
 }
 
-bool looksLikeGraphDef(llvm::StringRef Msg) {
-  return allRecords(Msg, [](const WireRecord &R) {
+bool looksLikeGraphDef(llvm::StringRef Msg, bool Strict = true) {
+  return allRecords(Msg, [Strict](const WireRecord &R) {
     switch (R.Field) {
     case 1:
-      return R.Type == WireType::Bytes && looksLikeNodeDef(R.Payload);
+      return R.Type == WireType::Bytes && looksLikeNodeDef(R.Payload, Strict);
     case 2:
       return R.Type == WireType::Bytes && looksLikeLibrary(R.Payload);
     case 3:
@@ -294,6 +296,10 @@ absl::StatusOr<ContainerKind> detectContainer(llvm::StringRef Bytes, Encoding En
   if (Base.ends_with(".meta"))
     return ContainerKind::MetaGraph;
   if (looksLikeGraphDef(Bytes))
+    return ContainerKind::GraphDef;
+  // Nodes with odd ops ("a<b", none) are still nodes: the verifier names
+  // them, as it does in text, rather than a MetaGraphDef failing to parse.
+  if (looksLikeGraphDef(Bytes, /*Strict=*/false))
     return ContainerKind::GraphDef;
   if (looksLikeMetaGraphDef(Bytes))
     return ContainerKind::MetaGraph;

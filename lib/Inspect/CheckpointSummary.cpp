@@ -2,6 +2,8 @@
 #include "frost/Inspect/CheckpointSummary.h"
 
 #include "frost/Inspect/ValueFormat.h"
+#include "frost/IO/GraphIO.h"
+#include "frost/IR/Model.h"
 
 #include "frost/Support/File.h"
 #include "frost/Support/Suggest.h"
@@ -11,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <array>
@@ -36,13 +40,36 @@ std::string shardText(const VariableInfo &V) {
 
 } // namespace
 
+/// `Failed` (Path read as a checkpoint), or, when Path is a model file (a
+/// frozen graph given to the wrong subcommand), what it is and the command
+/// that summarises it.
+absl::Status notACheckpoint(Context &Ctx, llvm::StringRef Path, const absl::Status &Failed) {
+  llvm::StringRef Name = llvm::sys::path::filename(Path);
+  if (!llvm::sys::fs::is_regular_file(Path) || Name.ends_with(".index") ||
+      Name.contains(".data-"))
+    return Failed;
+  absl::StatusOr<std::unique_ptr<Model>> M = readModel(Ctx, Path);
+  if (!M.ok() || (*M)->graph().size() == 0)
+    return Failed;
+  return absl::InvalidArgumentError(
+      absl::StrCat(Path.str(), ": is a ", containerKindName((*M)->kind()).str(),
+                   ", not a checkpoint; 'frost-inspect graph ", Path.str(), "' summarises it"));
+}
+
 absl::StatusOr<OpenedCheckpoint> openCheckpoint(Context &Ctx, llvm::StringRef Path,
                                                 bool VerifyChecksums) {
   OpenedCheckpoint C;
-  FROST_ASSIGN_OR_RETURN(C.Where, resolveCheckpoint(Ctx, Path));
+  absl::StatusOr<ResolvedCheckpoint> Where = resolveCheckpoint(Ctx, Path);
+  if (!Where.ok())
+    return notACheckpoint(Ctx, Path, Where.status());
+  C.Where = *std::move(Where);
   frost::CheckpointOptions Options;
   Options.VerifyChecksums = VerifyChecksums;
-  FROST_ASSIGN_OR_RETURN(C.Reader, CheckpointReader::open(Ctx, C.Where.Prefix, Options));
+  absl::StatusOr<std::unique_ptr<CheckpointReader>> Reader =
+      CheckpointReader::open(Ctx, C.Where.Prefix, Options);
+  if (!Reader.ok())
+    return notACheckpoint(Ctx, Path, Reader.status());
+  C.Reader = *std::move(Reader);
   return C;
 }
 

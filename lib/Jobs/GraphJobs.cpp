@@ -19,6 +19,8 @@
 
 #include "absl/strings/str_cat.h"
 
+#include <chrono>
+
 namespace frost {
 
 absl::StatusOr<std::unique_ptr<Model>> readGraphSource(Context &Ctx, const GraphSource &Source,
@@ -57,6 +59,10 @@ absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
   return OutputFile::prepare(Ctx, Out.Path);
 }
 
+static double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+}
+
 absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
                                               const GraphDestination &Destination,
                                               OutputFile *Out, TimingReport *Timing) {
@@ -65,6 +71,7 @@ absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
   WriteOptions Write;
   Write.Enc = Destination.Enc;
   GraphJobResult R;
+  R.NodesAfter = M.graph().size();
   if (!Out) {
     FROST_ASSIGN_OR_RETURN(R.Bytes, serializeModel(Ctx, M, Write));
     R.BytesWritten = R.Bytes.size();
@@ -78,6 +85,7 @@ absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
 
 absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
                                                     const OptimizeForInferenceOptions &O) {
+  auto Start = std::chrono::steady_clock::now();
   for (const std::string &Name : O.InputNames)
     if (Name.find(':') != std::string::npos)
       return usageError(absl::InvalidArgumentError(
@@ -118,11 +126,17 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   PassManager PM(O.PM);
   FROST_RETURN_IF_ERROR(usageError(addOptimizePasses(PM, Registry, Sequence, Targets)));
   PassContext PassCtx(Ctx);
+  size_t NodesBefore = M->graph().size();
   if (absl::Status S = PM.run(*M, PassCtx); !S.ok())
     return absl::Status(S.code(), absl::StrCat(O.Input.name(), ": ", S.message()));
   if (O.PM.Statistics)
     PM.printStatistics(*O.PM.Out, PassCtx);
-  return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
+  FROST_ASSIGN_OR_RETURN(GraphJobResult R,
+                         finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing));
+  R.NodesBefore = NodesBefore;
+  R.Changes = PM.changes();
+  R.Seconds = secondsSince(Start);
+  return R;
 }
 
 namespace {
@@ -141,14 +155,22 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
   absl::StatusOr<std::vector<PreparedTransform>> Transforms = prepareTransforms(O);
   if (!Transforms.ok())
     return usageError(Transforms.status());
+  auto Start = std::chrono::steady_clock::now();
   noteInputs(Ctx, O.Input);
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
   FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.Inputs, "--inputs"));
   FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.Outputs, "--outputs"));
-  FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(*Transforms), O.PM));
-  return finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing);
+  size_t NodesBefore = M->graph().size();
+  std::vector<PassChanges> Changes;
+  FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(*Transforms), O.PM, &Changes));
+  FROST_ASSIGN_OR_RETURN(GraphJobResult R,
+                         finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing));
+  R.NodesBefore = NodesBefore;
+  R.Changes = std::move(Changes);
+  R.Seconds = secondsSince(Start);
+  return R;
 }
 
 namespace {

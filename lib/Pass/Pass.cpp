@@ -38,6 +38,10 @@ void PassContext::note(llvm::StringRef PassName, llvm::StringRef Message) {
   Ctx.diagnostics().note((PassName + ": " + Message).str());
 }
 
+void PassContext::detail(llvm::StringRef PassName, llvm::StringRef Message) {
+  Ctx.diagnostics().detail((PassName + ": " + Message).str());
+}
+
 void PassContext::warning(llvm::StringRef PassName, llvm::StringRef Message) {
   Ctx.diagnostics().warning((PassName + ": " + Message).str());
 }

@@ -146,6 +146,19 @@ void PassManager::rewind() {
       Stat->reset();
 }
 
+std::vector<PassChanges> PassManager::changes(size_t First) const {
+  std::vector<PassChanges> Out;
+  for (size_t I = First; I < Passes.size(); ++I) {
+    PassChanges Changes{Passes[I]->name().str(), {}};
+    for (const Statistic *S : Passes[I]->statistics())
+      if (S->value())
+        Changes.Counts.push_back({S->name().str(), S->value()});
+    if (!Changes.Counts.empty())
+      Out.push_back(std::move(Changes));
+  }
+  return Out;
+}
+
 void PassManager::printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const {
   auto row = [&OS](uint64_t Value, llvm::StringRef Name, llvm::StringRef Description) {
     OS << llvm::format("  (S) %8llu %s - %s\n", static_cast<unsigned long long>(Value),

@@ -12,7 +12,8 @@ void Diagnostics::printTo(llvm::raw_ostream &OS, Shown Shown) {
 void Diagnostics::report(Severity Level, llvm::StringRef Message) {
   std::lock_guard<std::mutex> Guard(Lock);
   Kept.push_back({Level, Message.str()});
-  bool Show = What == Shown::All || (What == Shown::WarningsOnly && Level == Severity::Warning);
+  bool Show = What == Shown::Verbose || (What == Shown::All && Level != Severity::Detail) ||
+              (What == Shown::WarningsOnly && Level == Severity::Warning);
   if (Out && Show)
     *Out << (Level == Severity::Warning ? "warning: " : "note: ") << Message << "\n";
 }

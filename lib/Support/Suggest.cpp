@@ -50,13 +50,19 @@ std::string quotedAlternatives(const std::vector<std::string> &Names) {
   return Out;
 }
 
-std::string joinFindings(const std::vector<std::string> &Findings, size_t Max) {
+std::string listFindings(const std::vector<std::string> &Findings, size_t Max) {
   std::string Out;
   for (size_t I = 0; I < Findings.size() && I < Max; ++I)
-    absl::StrAppend(&Out, I ? "\n" : "", Findings[I]);
+    absl::StrAppend(&Out, I ? "; " : "", Findings[I]);
   if (Findings.size() > Max)
-    absl::StrAppend(&Out, "\n  (and ", Findings.size() - Max, " more)");
+    absl::StrAppend(&Out, "; and ", Findings.size() - Max, " more");
   return Out;
+}
+
+std::string joinFindings(const std::vector<std::string> &Findings, size_t Max) {
+  if (Findings.size() == 1)
+    return Findings.front();
+  return absl::StrCat(Findings.size(), " errors: ", listFindings(Findings, Max));
 }
 
 } // namespace frost

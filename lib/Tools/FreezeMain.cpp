@@ -52,6 +52,10 @@ ArgParser makeParser(FreezeCommandLine &C) {
          flag(C.Verify), Main});
   addEvalBudgetFlags(P, C.Budget, Main);
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
+  P.add({{"verbose", "v"}, K::Bool, "",
+         "Also print details, such as the collections cleaned from a\n"
+         "MetaGraph (which the frozen GraphDef does not keep)",
+         flag(C.Verbose), Main});
   addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeCompatFlags(P, C.O, Compat);
 
@@ -99,8 +103,9 @@ void printSummary(const FreezeGraphResult &Result, const std::string &Output) {
 
 int runFreeze(FreezeCommandLine &C) {
   Context Ctx;
-  Ctx.diagnostics().printTo(llvm::errs(), C.Quiet ? Diagnostics::Shown::WarningsOnly
-                                                  : Diagnostics::Shown::All);
+  Ctx.diagnostics().printTo(llvm::errs(), C.Quiet     ? Diagnostics::Shown::WarningsOnly
+                                          : C.Verbose ? Diagnostics::Shown::Verbose
+                                                      : Diagnostics::Shown::All);
   TimingReport Timing;
   C.O.PM.Timing = &Timing;
   // Mistakes on the command line are usage errors: exit 2, as argparse does.

@@ -121,7 +121,8 @@ int runOpt(OptCommandLine &C, const PassRegistry &Registry) {
     return runFailure(absl::InvalidArgumentError("--split-input-file writes text; drop --emit=pb"));
 
   Context Ctx;
-  Ctx.diagnostics().printTo(llvm::errs());
+  // Its output may keep the container: details about it are shown.
+  Ctx.diagnostics().printTo(llvm::errs(), Diagnostics::Shown::Verbose);
   absl::StatusOr<std::unique_ptr<MappedFile>> File = openModelFile(Ctx, C.Input);
   if (!File.ok())
     return runFailure(File.status());

@@ -28,7 +28,7 @@ struct OptimizeCommandLine {
   std::vector<std::string> InputNames, OutputNames, PlaceholderTypes, ToConst;
   bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false;
   PassManagerOptions PM;
-  bool Timing = false, Help = false, Version = false;
+  bool Quiet = false, Timing = false, Help = false, Version = false;
 };
 
 ArgParser makeParser(OptimizeCommandLine &C) {
@@ -68,6 +68,8 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "Frost's: compute half and bfloat16 (mixed-precision) graphs in\n"
          "float32, so they fold and load where Cast or half cannot (OpenCV)",
          flag(C.ComputeInFloat32), "Options"});
+  P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only, not the summary",
+         ArgParser::storeFlag(C.Quiet), Other});
   addHelpFlags(P, C.Help, C.Version, Other);
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
   return P;
@@ -111,11 +113,15 @@ int runOptimize(OptimizeCommandLine &C) {
   Job.PM = C.PM;
 
   Context Ctx;
-  Ctx.diagnostics().printTo(llvm::errs());
-  if (absl::StatusOr<GraphJobResult> R = optimizeForInference(Ctx, Job); !R.ok())
+  Ctx.diagnostics().printTo(llvm::errs(), C.Quiet ? Diagnostics::Shown::WarningsOnly
+                                                  : Diagnostics::Shown::All);
+  absl::StatusOr<GraphJobResult> R = optimizeForInference(Ctx, Job);
+  if (!R.ok())
     return jobFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
+  if (!C.Quiet)
+    printGraphJobSummary("optimize-for-inference", *R, C.Output);
   return 0;
 }
 

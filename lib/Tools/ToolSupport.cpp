@@ -5,8 +5,10 @@
 #include "frost/IR/Verifier.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "google/protobuf/stubs/logging.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -48,6 +50,21 @@ void printError(const absl::Status &S, llvm::raw_ostream &OS) {
     Rest = Tail;
   }
   OS.flush();
+}
+
+void printGraphJobSummary(llvm::StringRef Tool, const GraphJobResult &R, llvm::StringRef Output,
+                          llvm::raw_ostream &OS) {
+  std::vector<std::string> Passes;
+  for (const PassChanges &P : R.Changes) {
+    std::vector<std::string> Counts;
+    for (const auto &[Name, Count] : P.Counts)
+      Counts.push_back(absl::StrCat(Count, " ", Name));
+    Passes.push_back(absl::StrCat(P.Pass, ": ", absl::StrJoin(Counts, ", ")));
+  }
+  OS << Tool << ": " << R.NodesBefore << " -> " << R.NodesAfter << " nodes"
+     << (Passes.empty() ? "" : absl::StrCat(" (", absl::StrJoin(Passes, "; "), ")"))
+     << "; wrote " << (Output == "-" ? llvm::StringRef("<stdout>") : Output) << " ("
+     << formatBytes(R.BytesWritten) << ") in " << llvm::formatv("{0:f3} s", R.Seconds) << "\n";
 }
 
 void initTool() {

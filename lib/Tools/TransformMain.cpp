@@ -28,7 +28,7 @@ struct TransformCommandLine {
   std::vector<std::string> Inputs, Outputs;
   bool OutputAsText = false;
   PassManagerOptions PM;
-  bool Timing = false, Help = false, Version = false, TransformDocs = false;
+  bool Quiet = false, Timing = false, Help = false, Version = false, TransformDocs = false;
 };
 
 ArgParser makeParser(TransformCommandLine &C) {
@@ -59,6 +59,8 @@ ArgParser makeParser(TransformCommandLine &C) {
   P.add({{"print-transform-docs"}, K::Bool, "",
          "Print the table of transforms (docs/transforms.md) in Markdown",
          flag(C.TransformDocs), Other});
+  P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only, not the summary",
+         ArgParser::storeFlag(C.Quiet), Other});
   addHelpFlags(P, C.Help, C.Version, Other);
   addPassManagerFlags(P, C.PM, C.Timing, Debug);
   return P;
@@ -104,11 +106,15 @@ int runTransform(TransformCommandLine &C) {
   Job.PM = C.PM;
 
   Context Ctx;
-  Ctx.diagnostics().printTo(llvm::errs());
-  if (absl::StatusOr<GraphJobResult> R = transformGraph(Ctx, Job); !R.ok())
+  Ctx.diagnostics().printTo(llvm::errs(), C.Quiet ? Diagnostics::Shown::WarningsOnly
+                                                  : Diagnostics::Shown::All);
+  absl::StatusOr<GraphJobResult> R = transformGraph(Ctx, Job);
+  if (!R.ok())
     return jobFailure(R.status());
   if (C.Timing)
     Timing.print(llvm::errs());
+  if (!C.Quiet)
+    printGraphJobSummary("transform-graph", *R, C.OutGraph);
   return 0;
 }
 

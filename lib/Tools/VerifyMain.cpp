@@ -119,8 +119,12 @@ const char *Usage =
 int runVerify(VerifyCommandLine &C) {
   if (C.Positional.size() != 1)
     return usageFailure(absl::InvalidArgumentError(
-        C.Positional.empty() ? "no frozen graph: frost-verify FROZEN --source INPUT"
-                             : "one frozen graph at a time"));
+        C.Positional.empty()      ? "no frozen graph: frost-verify FROZEN --source INPUT"
+        : C.Positional.size() == 2 && C.Source.empty()
+            ? absl::StrCat("one frozen graph at a time; if '", C.Positional[1],
+                           "' is what it was frozen from, give it as --source ",
+                           C.Positional[1])
+            : std::string("one frozen graph at a time")));
   if (!C.Source.empty())
     C.O.Positional = {C.Source};
   if (C.O.Positional.empty() && C.O.InputGraph.empty() && C.O.InputMetaGraph.empty() &&

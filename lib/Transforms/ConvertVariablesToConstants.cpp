@@ -259,9 +259,14 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
   for (const std::string &W : Saver.Warnings)
     Ctx.warning(name(), W);
 
-  std::vector<llvm::StringRef> Keys;
+  // A missing key's likely intent is a key no other variable reads.
+  std::set<std::string, std::less<>> Used;
+  for (const Plan &P : Plans)
+    Used.insert(chooseSource(M, Saver, *P.Var, Reader).Key);
+  std::vector<llvm::StringRef> Unused;
   for (const VariableInfo &Info : Reader.variables())
-    Keys.push_back(Info.Name);
+    if (!Used.count(Info.Name))
+      Unused.push_back(Info.Name);
 
   std::vector<std::string> Problems;
   size_t NumMissing = 0;
@@ -286,10 +291,20 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
     const VariableInfo *Info = Reader.find(P.Key);
     if (!Info) {
       ++NumMissing;
-      std::vector<std::string> Close = closestNames(P.Key, Keys);
+      // A variable given another key (rename, EMA) is not after its own.
+      std::vector<llvm::StringRef> Candidates;
+      for (llvm::StringRef Key : Unused)
+        if (Key != Var.name() || P.Key == Var.name())
+          Candidates.push_back(Key);
+      std::vector<std::string> Close = closestNames(P.Key, Candidates);
+      std::string Hint =
+          !Close.empty() ? absl::StrCat("; did you mean ", quotedAlternatives(Close), "?")
+          : P.Origin == "rename-variables" && !Candidates.empty() && Candidates.size() <= 3
+              ? absl::StrCat("; keys no variable reads: ",
+                             quotedAlternatives({Candidates.begin(), Candidates.end()}))
+              : "";
       Problems.push_back(absl::StrCat(
-          What, ": ", KeyText, " is not in the checkpoint",
-          Close.empty() ? "" : absl::StrCat("; did you mean ", quotedAlternatives(Close), "?"),
+          What, ": ", KeyText, " is not in the checkpoint", Hint,
           " (TensorFlow: Attempting to use uninitialized value ", Var.name().str(), ")"));
       continue;
     }
@@ -343,13 +358,26 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
     P.Value = *std::move(Value);
   }
 
+  // ema-remap's guessed keys ("v/ExponentialMovingAverage" if the checkpoint
+  // has it): none there means no variable was averaged, which the user asked for.
+  std::vector<std::string> Guessed;
+  bool AnyFound = false;
+  for (const Plan &P : Plans)
+    if (auto It = M.variableSources().find(P.Var->name());
+        It != M.variableSources().end() && It->second.IfPresent) {
+      Guessed.push_back(It->second.Key);
+      AnyFound |= Reader.contains(It->second.Key);
+    }
+  if (!Guessed.empty() && !AnyFound)
+    Ctx.warning(name(), absl::StrCat("the checkpoint has no moving average (no '", Guessed.front(),
+                                     "'", Guessed.size() > 1 ? " or the like" : "",
+                                     "): every variable is frozen with its own value"));
+
   if (Problems.empty())
     return absl::OkStatus();
   std::string Message = absl::StrCat(Problems.size(), " of ", Plans.size(),
                                      " variables cannot be frozen from checkpoint '",
-                                     Reader.prefix(), "':");
-  for (const std::string &P : Problems)
-    absl::StrAppend(&Message, "\n  ", P);
+                                     Reader.prefix(), "': ", listFindings(Problems));
   return NumMissing == Problems.size() ? absl::NotFoundError(Message)
                                        : absl::InvalidArgumentError(Message);
 }
@@ -567,7 +595,7 @@ absl::Status ConvertVariablesToConstantsPass::run(Model &M, PassContext &Ctx) {
     Plans.push_back({V, DT, "", {}, "", {}});
   }
   if (!BadDType.empty())
-    return absl::InvalidArgumentError(absl::StrJoin(BadDType, "\n"));
+    return absl::InvalidArgumentError(joinFindings(BadDType));
 
   if (Checkpoint->empty()) {
     std::vector<std::string> Names;

@@ -352,7 +352,8 @@ prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformConte
 
 absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Prepared,
-                                const PassManagerOptions &Options) {
+                                const PassManagerOptions &Options,
+                                std::vector<PassChanges> *Changes) {
   for (PreparedTransform &T : Prepared) {
     std::string Before;
     if (T.IgnoreErrors) {
@@ -363,6 +364,9 @@ absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
       PM.addPass(std::move(P));
     PassContext PassCtx(Ctx);
     absl::Status S = PM.run(*M, PassCtx);
+    if (S.ok() && Changes)
+      for (PassChanges &C : PM.changes())
+        Changes->push_back(std::move(C));
     if (S.ok())
       continue;
     if (!T.IgnoreErrors)

@@ -190,8 +190,8 @@ class RemoveNodesPass : public Pass {
     }
     if (!Kept.empty())
       Ctx.warning(name(), absl::StrCat("kept ", Kept.size(),
-                                       " nodes whose removal would break the graph:\n",
-                                       joinFindings(Kept)));
+                                       " nodes whose removal would break the graph: ",
+                                       listFindings(Kept)));
     return absl::OkStatus();
   }
 };

@@ -16,7 +16,6 @@
 #include "frost/IR/ExecutionOrder.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 
 namespace frost {
 
@@ -29,18 +28,14 @@ class SortByExecutionOrderPass : public Pass {
     Graph &G = M.graph();
     ExecutionOrder Order = executionOrder(G, ReadyPolicy::Stack);
     if (!Order.Unordered.empty()) {
-      // One line: the first few nodes, then how many more.
-      constexpr size_t Shown = 8;
       std::vector<std::string> Names;
-      for (const Node *N : llvm::ArrayRef(Order.Unordered).take_front(Shown))
+      for (const Node *N : Order.Unordered)
         Names.push_back(absl::StrCat("'", N->name().str(), "' (", N->op().str(), ")"));
-      if (Order.Unordered.size() > Shown)
-        Names.push_back(absl::StrCat("and ", Order.Unordered.size() - Shown, " more"));
       return absl::InvalidArgumentError(
           absl::StrCat(Order.Unordered.size(), " of ", G.size(),
                        " nodes are on a cycle or wait for one (only a NextIteration into a "
                        "Merge may close a loop): ",
-                       absl::StrJoin(Names, ", ")));
+                       listFindings(Names)));
     }
     size_t Position = 0;
     for (const Node &N : G)

@@ -290,7 +290,7 @@ private:
       const std::string &Which = !S.restore_op_name().empty() ? S.restore_op_name()
                                  : !S.save_tensor_name().empty() ? S.save_tensor_name()
                                                                  : S.filename_tensor_name();
-      Ctx.note(name(), absl::StrCat("removed the Saver ('", Which, "') and cleared saver_def"));
+      Ctx.detail(name(), absl::StrCat("removed the Saver ('", Which, "') and cleared saver_def"));
       Meta.clear_saver_def();
     }
 
@@ -329,7 +329,7 @@ private:
                       Values->end());
         NumEntriesDropped += Size - Values->size();
         if (K != "savers" && Values->size() != Size)
-          Ctx.note(name(), absl::StrCat("dropped ", Size - Values->size(), " of ", Size,
+          Ctx.detail(name(), absl::StrCat("dropped ", Size - Values->size(), " of ", Size,
                                         " entries of collection '", Key,
                                         "' that named removed nodes"));
       }

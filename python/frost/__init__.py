@@ -93,7 +93,7 @@ def _graph_result(model: ModelLike, result: Optional[bytes], text: bool) -> Any:
     return graph_def.FromString(result)
 
 
-def _model(model: ModelLike) -> "_frost.ModelArg":
+def _model(model: ModelLike, keyword: str) -> "_frost.ModelArg":
     if isinstance(model, (bytes, bytearray, memoryview)):
         return _frost.ModelArg(None, bytes(model), "<bytes>")
     if hasattr(model, "as_graph_def"):  # a tf.Graph
@@ -101,11 +101,20 @@ def _model(model: ModelLike) -> "_frost.ModelArg":
     if hasattr(model, "SerializeToString"):
         return _frost.ModelArg(None, model.SerializeToString(deterministic=True),
                                "<%s>" % type(model).__name__)
-    return _frost.ModelArg(_os.fspath(model), None, "")
+    return _frost.ModelArg(_fspath(model, keyword), None, "")
 
 
-def _path(value: Optional[PathLike]) -> Optional[str]:
-    return None if value is None else _os.fspath(value)
+def _fspath(value: PathLike, keyword: str) -> str:
+    """The path as a str; a NUL byte is refused (the system would end the path there)."""
+    text = _os.fsdecode(value)
+    if "\0" in text:
+        raise FrostError("%s: the path %r contains a NUL byte, which no file name may hold"
+                         % (keyword, text))
+    return text
+
+
+def _path(value: Optional[PathLike], keyword: str) -> Optional[str]:
+    return None if value is None else _fspath(value, keyword)
 
 
 def _document(text: str) -> Dict[str, Any]:
@@ -137,7 +146,8 @@ def _freeze_options(outputs: Names, checkpoint: Optional[PathLike], signature: O
                     rename: Union[None, Dict[str, str], Iterable[str]], only: Names,
                     except_: Names, tags: Names, more: Dict[str, Any]) -> Dict[str, object]:
     """The keywords of how a model is frozen, as the extension takes them."""
-    options: Dict[str, object] = dict(outputs=_names(outputs), checkpoint=_path(checkpoint), signature=signature,
+    options: Dict[str, object] = dict(outputs=_names(outputs),
+                   checkpoint=_path(checkpoint, "checkpoint"), signature=signature,
                    ema=("ExponentialMovingAverage" if ema is True else ema) or None,
                    bind=_bind(bind), rename=_rename(rename), only=_names(only),
                    except_=_names(except_), tags=_names(tags) or None)
@@ -220,9 +230,9 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
     options["optimize"] = bool(optimize)
-    result, warned = _frost.freeze(_model(model), options, _checks(None, None, None, None, None),
-                                   bool(verify), _path(output) or "", bool(text),
-                                   _path(report) or "")
+    result, warned = _frost.freeze(_model(model, "model"), options, _checks(None, None, None, None, None),
+                                   bool(verify), _path(output, "output") or "", bool(text),
+                                   _path(report, "report") or "")
     _warn(warned)
     return _graph_result(model, result, text)
 
@@ -256,8 +266,8 @@ def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: N
     """
     if not isinstance(transforms, str):
         transforms = " ".join(transforms)
-    result, warned = _frost.transform(_model(graph), transforms, _names(inputs),
-                                      _names(outputs), _path(output) or "", bool(text))
+    result, warned = _frost.transform(_model(graph, "graph"), transforms, _names(inputs),
+                                      _names(outputs), _path(output, "output") or "", bool(text))
     _warn(warned)
     return _graph_result(graph, result, text)
 
@@ -307,9 +317,9 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
     if isinstance(placeholder_types, int):
         placeholder_types = [placeholder_types]
     result, warned = _frost.optimize_for_inference(
-        _model(graph), inputs, outputs, [int(t) for t in placeholder_types or []],
+        _model(graph, "graph"), inputs, outputs, [int(t) for t in placeholder_types or []],
         _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
-        _path(output) or "", bool(text))
+        _path(output, "output") or "", bool(text))
     _warn(warned)
     return _graph_result(graph, result, text)
 
@@ -340,7 +350,7 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
     """
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
-    text, warned = _frost.verify(_model(frozen), _model(source), options,
+    text, warned = _frost.verify(_model(frozen, "frozen"), _model(source, "source"), options,
                                  _checks(int(seed), atol, rtol, input_shapes, bool(numeric),
                                          eval_budget, eval_max_bytes))
     _warn(warned)
@@ -364,8 +374,8 @@ def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,
     html: also write a page showing both graphs side by side there.
     """
     return _document(
-        _frost.diff(_model(a), _model(b), _names(ignore_attrs), bool(ignore_devices), float(atol),
-                    bool(names_only), signature or "", _names(tags), _path(html) or ""))
+        _frost.diff(_model(a, "a"), _model(b, "b"), _names(ignore_attrs), bool(ignore_devices), float(atol),
+                    bool(names_only), signature or "", _names(tags), _path(html, "html") or ""))
 
 
 def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = False,
@@ -379,7 +389,7 @@ def inspect_checkpoint(path: PathLike, tensors: Names = None, *, values: bool = 
     {"checkpoint": prefix, "format": "V2", "variables": [{"name", "dtype", "shape", ...}], ...}
     Strings from the file are byte strings: s.encode("latin-1") gives the bytes back.
     """
-    return _document(_frost.inspect_checkpoint(_os.fspath(path), _names(tensors), bool(values),
+    return _document(_frost.inspect_checkpoint(_fspath(path, "path"), _names(tensors), bool(values),
                                                bool(verify_checksums)))
 
 
@@ -390,7 +400,7 @@ def summarize(model: ModelLike, *, tags: Names = None) -> Dict[str, Any]:
     model: a GraphDef, MetaGraphDef or SavedModel (file or directory), bytes, or an object.
     tags: the SavedModel meta graph's tags (default: serve).
     """
-    return _document(_frost.summarize(_model(model), _names(tags)))
+    return _document(_frost.summarize(_model(model, "model"), _names(tags)))
 
 
 # The API alone in the package's namespace (dir(frost)): no typing names.

@@ -126,3 +126,33 @@ def test_long_calls_release_the_gil(tmp_path, call):
         pytest.fail("frost.%s held the GIL while waiting for its input" % call)
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) > 0, r.stdout
+
+
+def test_ema_without_moving_averages_warns(tmp_path):
+    """ema=True on a graph that does not say what is averaged, with a checkpoint holding no
+    average: every variable keeps its own value, which is worth a FrostWarning, not a note."""
+    prefix = tmp_path / "model"
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(TOOLS_INPUTS), "..",
+                                                 "Transforms", "Inputs", "write_checkpoint.py"),
+                    prefix, "v:float:1:2.0"], check=True)
+    graph = tmp_path / "g.pbtxt"
+    graph.write_text('node { name: "v" op: "VariableV2" attr { key: "dtype" value { type: DT_FLOAT } }'
+                     ' attr { key: "shape" value { shape { dim { size: 1 } } } } }\n'
+                     'node { name: "y" op: "Identity" input: "v"'
+                     ' attr { key: "T" value { type: DT_FLOAT } } }\n')
+    with pytest.warns(frost.FrostWarning, match=r"no moving average \(no 'v/ExponentialMovingAverage'\)"):
+        frost.freeze(graph, ["y"], checkpoint=prefix, ema=True)
+
+
+@pytest.mark.parametrize("keyword", ["model", "checkpoint", "output", "report"])
+def test_a_path_with_a_nul_byte_is_refused(model, tmp_path, keyword):
+    """The system would end the path at the NUL: 'model\\0junk' would read 'model'."""
+    paths = dict(model=model, checkpoint=None, output=None, report=None)
+    paths[keyword] = str(tmp_path / "x") + "\0junk"
+    if keyword == "report":
+        paths["output"] = tmp_path / "frozen.pb"
+    model_arg = paths.pop("model")
+    with pytest.raises(frost.FrostError, match=r"^%s: the path '.*x\\x00junk' contains a NUL byte"
+                       % keyword):
+        frost.freeze(model_arg, ["add"], **{k: v for k, v in paths.items() if v is not None})
+    assert os.listdir(tmp_path) == []

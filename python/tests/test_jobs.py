@@ -61,3 +61,28 @@ def test_a_later_call_may_write_what_an_earlier_one_read(checkpoints, tmp_path):
     frost.freeze(good, outputs=["pred"], output=str(frozen))
     with pytest.raises(frost.FrostError, match="is an input"):
         frost.freeze(str(frozen), outputs=["pred"], output=str(frozen))
+
+
+def test_readers_on_other_threads_are_no_inputs_of_a_writer(tmp_path):
+    """While three threads summarize cur.pb, a fourth writes it: the inputs of their calls are
+    theirs, not the writer's (each call's Context notes its own inputs)."""
+    source = os.path.join(EXAMPLE, "..", "..", "test", "Tools", "Inputs", "freeze-model.pbtxt")
+    current = str(tmp_path / "cur.pb")
+    frost.transform(source, "remove_device", output=current)
+    stop = []
+
+    def read():
+        count = 0
+        while not stop:
+            frost.summarize(current)
+            count += 1
+        return count
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        readers = [pool.submit(read) for _ in range(3)]
+        try:
+            for _ in range(40):
+                frost.transform(source, "remove_device", output=current)
+        finally:
+            stop.append(True)
+        assert all(r.result() > 0 for r in readers)

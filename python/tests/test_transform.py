@@ -71,3 +71,14 @@ def test_warnings_are_frost_warnings():
     with pytest.warns(frost.FrostWarning, match=r"^fold-constants: node 'n' \(Add\) left "
                                                 r"computed: Add: Incompatible shapes"):
         frost.transform(graph, "fold_constants", outputs=["n"])
+
+
+def test_a_path_with_a_nul_byte_is_refused(tmp_path):
+    graph = os.path.join(TOOLS_INPUTS, "freeze-model.pbtxt")
+    with pytest.raises(frost.FrostError, match=r"^model: the path .* contains a NUL byte"):
+        frost.summarize(graph + "\0junk")
+    with pytest.raises(frost.FrostError, match=r"^output: the path .* contains a NUL byte"):
+        frost.transform(graph, "remove_device", output=str(tmp_path / "o") + "\0x.pb")
+    with pytest.raises(frost.FrostError, match=r"^path: the path .* contains a NUL byte"):
+        frost.inspect_checkpoint(str(tmp_path / "model") + "\0junk")
+    assert os.listdir(tmp_path) == []

@@ -136,10 +136,7 @@ struct FreezeResult {
   size_t NodesBefore = 0, NodesAfter = 0;
   /// What each pass after freezing (--optimize's, --pass-pipeline's)
   /// changed: its nonzero statistics.
-  struct PassChanges {
-    std::string Pass;
-    std::vector<std::pair<std::string, uint64_t>> Counts;
-  };
+  using PassChanges = frost::PassChanges;
   std::vector<PassChanges> Optimizations;
   /// The pipeline that ran, as text that parses back to it.
   std::string Pipeline;

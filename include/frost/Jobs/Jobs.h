@@ -63,6 +63,11 @@ struct GraphJobResult {
   /// The output's bytes, when it went to no file.
   std::string Bytes;
   uint64_t BytesWritten = 0;
+  /// For the drivers' summary: the input's and the output's node counts,
+  /// what each pass changed (its nonzero statistics), the job's wall time.
+  size_t NodesBefore = 0, NodesAfter = 0;
+  std::vector<PassChanges> Changes;
+  double Seconds = 0;
 };
 
 //===-- freeze-graph ------------------------------------------------------===//

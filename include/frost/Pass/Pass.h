@@ -205,6 +205,8 @@ public:
   /// diagnostic of the job ("PASS: MESSAGE").
   void note(llvm::StringRef PassName, llvm::StringRef Message);
   void warning(llvm::StringRef PassName, llvm::StringRef Message);
+  /// A note shown only when asked (-v): Severity::Detail.
+  void detail(llvm::StringRef PassName, llvm::StringRef Message);
 
   AnalysisManager &analyses() { return Analyses; }
   const AnalysisManager &analyses() const { return Analyses; }

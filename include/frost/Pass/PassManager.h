@@ -66,6 +66,12 @@ struct PassManagerOptions {
 absl::Status checkPassManagerOptions(const PassManagerOptions &Options,
                                      const PassRegistry &Registry);
 
+/// What one pass changed: its nonzero statistics, for summaries and reports.
+struct PassChanges {
+  std::string Pass;
+  std::vector<std::pair<std::string, uint64_t>> Counts;
+};
+
 class PassManager {
 public:
   explicit PassManager(PassManagerOptions Options = {}) : Options(std::move(Options)) {}
@@ -94,6 +100,10 @@ public:
   void rewind();
 
   const PassManagerOptions &options() const { return Options; }
+
+  /// The nonzero statistics of each pass from the `First`th on (passes that
+  /// changed nothing are left out).
+  std::vector<PassChanges> changes(size_t First = 0) const;
 
   /// The statistics of the passes run so far, and of the shared analyses.
   void printStatistics(llvm::raw_ostream &OS, const PassContext &Ctx) const;

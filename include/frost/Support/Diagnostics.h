@@ -20,7 +20,9 @@
 
 namespace frost {
 
-enum class Severity { Note, Warning };
+/// Detail: a note about what the output does not keep (a MetaGraph's
+/// collections cleaned before a GraphDef is written), shown when asked (-v).
+enum class Severity { Detail, Note, Warning };
 
 struct Diagnostic {
   Severity Level;
@@ -30,12 +32,14 @@ struct Diagnostic {
 
 class Diagnostics {
 public:
-  enum class Shown { Nothing, WarningsOnly, All };
+  /// All: notes and warnings; Verbose: details too.
+  enum class Shown { Nothing, WarningsOnly, All, Verbose };
   /// Prints what arises from now on to `OS` ("note: " / "warning: " lines).
   void printTo(llvm::raw_ostream &OS, Shown What = Shown::All);
 
   void note(llvm::StringRef Message) { report(Severity::Note, Message); }
   void warning(llvm::StringRef Message) { report(Severity::Warning, Message); }
+  void detail(llvm::StringRef Message) { report(Severity::Detail, Message); }
   void report(Severity Level, llvm::StringRef Message);
 
   /// Everything reported so far, in order.

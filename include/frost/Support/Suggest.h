@@ -17,9 +17,12 @@ std::vector<std::string> closestNames(llvm::StringRef Name,
 /// "'a', 'b' or 'c'".
 std::string quotedAlternatives(const std::vector<std::string> &Names);
 
-/// Findings one per line, the first `Max` of them and then "(and N more)":
-/// a hostile input with 15,000 faults gets a readable message.
-std::string joinFindings(const std::vector<std::string> &Findings, size_t Max = 10);
+/// The first `Max` findings on one line, then how many more: "a; b; c; and 12
+/// more". A hostile input with 15,000 faults gets one readable error line.
+std::string listFindings(const std::vector<std::string> &Findings, size_t Max = 3);
+
+/// One line: the only finding, or "N errors: " and listFindings.
+std::string joinFindings(const std::vector<std::string> &Findings, size_t Max = 3);
 
 } // namespace frost
 

@@ -20,7 +20,7 @@ struct FreezeCommandLine {
   std::string Output;
   std::string Emit;
   std::string ReportPath;
-  bool Quiet = false, Timing = false;
+  bool Quiet = false, Verbose = false, Timing = false;
   /// Check the frozen graph as frost-verify does before writing it.
   bool Verify = false;
   /// What --verify's runs may spend.

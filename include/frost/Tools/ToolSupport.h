@@ -3,6 +3,7 @@
 #define FROST_TOOLS_TOOLSUPPORT_H
 
 #include "frost/IO/GraphIO.h"
+#include "frost/Jobs/Jobs.h"
 #include "frost/IR/Model.h"
 #include "frost/Pass/PassManager.h"
 #include "frost/Support/File.h"
@@ -37,6 +38,11 @@ int jobFailure(const absl::Status &S);
 /// What every tool does first: protobuf's own log lines (invalid UTF-8, a
 /// message too deep) become one-line "warning: protobuf: ..." diagnostics.
 void initTool();
+
+/// A graph job's one-line summary, as freeze-graph's: "TOOL: 29 -> 5 nodes
+/// (fold-constants: 3 nodes-folded; ...); wrote OUTPUT (448 bytes) in 0.012 s".
+void printGraphJobSummary(llvm::StringRef Tool, const GraphJobResult &R, llvm::StringRef Output,
+                          llvm::raw_ostream &OS = llvm::errs());
 
 /// The chunks of a `--split-input-file` input (MLIR's): the parts between
 /// `# -----` lines, each padded with newlines so line numbers in messages

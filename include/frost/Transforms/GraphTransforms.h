@@ -91,10 +91,11 @@ prepareGraphTransforms(llvm::ArrayRef<TransformCall> Calls, const TransformConte
 /// Runs the transforms in order over `M`, each on a pass manager built with
 /// `Options`. A transform with `ignore_errors=true` that fails leaves the
 /// model as it was before it (a warning of the job says why), as TensorFlow's
-/// transform_graph does.
+/// transform_graph does. `Changes`, if given, hears what each pass changed.
 absl::Status runGraphTransforms(Context &Ctx, std::unique_ptr<Model> &M,
                                 std::vector<PreparedTransform> Transforms,
-                                const PassManagerOptions &Options);
+                                const PassManagerOptions &Options,
+                                std::vector<PassChanges> *Changes = nullptr);
 
 } // namespace frost
 

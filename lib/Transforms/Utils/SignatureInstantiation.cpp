@@ -21,6 +21,7 @@
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -344,6 +345,71 @@ std::string signatureFunction(const Model &M, llvm::StringRef Signature) {
   return Call ? calledFunction(*Call) : "";
 }
 
+namespace {
+
+/// TensorInfo `Info` without its tensor name: what a signature promises.
+tensorflow::TensorInfo withoutName(const tensorflow::TensorInfo &Info) {
+  tensorflow::TensorInfo Out = Info;
+  Out.clear_name();
+  return Out;
+}
+
+/// The keys of `Map` with their TensorInfos, names dropped for inputs (each
+/// signature has Placeholders of its own) and kept as ports for outputs.
+bool sameTensorInfos(const google::protobuf::Map<std::string, tensorflow::TensorInfo> &A,
+                     const google::protobuf::Map<std::string, tensorflow::TensorInfo> &B,
+                     bool ComparePorts) {
+  if (A.size() != B.size())
+    return false;
+  for (const auto &[Key, Info] : A) {
+    auto It = B.find(Key);
+    if (It == B.end() || !google::protobuf::util::MessageDifferencer::Equals(
+                             withoutName(Info), withoutName(It->second)))
+      return false;
+    if (ComparePorts &&
+        splitTensorName(Info.name()).second != splitTensorName(It->second.name()).second)
+      return false;
+  }
+  return true;
+}
+
+/// What call input `I` of signature `Sig` is: "key:K" for the signature's
+/// input K, else the tensor it reads ("dense/kernel:0").
+std::string callInputIdentity(const Node &Call, unsigned I, const tensorflow::SignatureDef &Sig) {
+  const Input &In = Call.input(I);
+  for (const auto &[Key, Info] : Sig.inputs())
+    if (splitTensorName(Info.name()) == std::pair(In.Src->name(), In.Port))
+      return absl::StrCat("key:", Key);
+  return absl::StrCat(In.Src->name().str(), ":", In.Port);
+}
+
+} // namespace
+
+bool signaturesComputeAlike(const Model &M, llvm::StringRef A, llvm::StringRef B) {
+  const tensorflow::SignatureDef *SigA = findSignature(M, A), *SigB = findSignature(M, B);
+  if (!SigA || !SigB || !sameTensorInfos(SigA->inputs(), SigB->inputs(), false) ||
+      !sameTensorInfos(SigA->outputs(), SigB->outputs(), true))
+    return false;
+  const Node *CallA = signatureCall(M.graph(), *SigA), *CallB = signatureCall(M.graph(), *SigB);
+  if (!CallA || !CallB || CallA->op() != CallB->op() ||
+      CallA->numDataInputs() != CallB->numDataInputs())
+    return false;
+  for (unsigned I = 0; I < CallA->numDataInputs(); ++I)
+    if (callInputIdentity(*CallA, I, *SigA) != callInputIdentity(*CallB, I, *SigB))
+      return false;
+  const tensorflow::FunctionDef *FA = findFunction(M.graph(), calledFunction(*CallA));
+  const tensorflow::FunctionDef *FB = findFunction(M.graph(), calledFunction(*CallB));
+  if (!FA || !FB)
+    return false;
+  // Names and argument attributes (_user_specified_name) are the wrappers' own.
+  tensorflow::FunctionDef BodyA = *FA, BodyB = *FB;
+  for (tensorflow::FunctionDef *F : {&BodyA, &BodyB}) {
+    F->mutable_signature()->clear_name();
+    F->clear_arg_attr();
+  }
+  return google::protobuf::util::MessageDifferencer::Equals(BodyA, BodyB);
+}
+
 absl::StatusOr<SignatureGraphNames> signatureGraphNames(const Model &M,
                                                         llvm::StringRef Signature) {
   const tensorflow::SignatureDef *Sig = findSignature(M, Signature);
@@ -406,6 +472,10 @@ absl::Status instantiateSignature(Model &M, llvm::StringRef Signature,
   const Node *Call = signatureCall(G, *Sig);
   std::string FName = Call ? calledFunction(*Call) : "";
   const tensorflow::FunctionDef *F = findFunction(G, FName);
+  if (!F && !FName.empty())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "signature '", Signature.str(), "': its function '", FName, "' (called by node '",
+        Call->name().str(), "') is not in the graph's library"));
   if (!F)
     return absl::InvalidArgumentError(absl::StrCat(
         "signature '", Signature.str(), "': its outputs are not the outputs of one call of a "

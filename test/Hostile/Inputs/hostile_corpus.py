@@ -1487,6 +1487,7 @@ def all_cases():
         verify_cases()
         issue28_validity_cases()
         budget_cases()
+        messages_cases()
     return CASES
 
 
@@ -1605,6 +1606,73 @@ def main():
         pattern = args[2]
     cases = generate(args[0], pattern)
     print("wrote %d cases to %s" % (len(cases), args[0]))
+
+
+
+# ------------------------------------------------------------ issue #28, item 7 (h4): messages
+# Each of these once printed several error lines, or an error that did not
+# name its object; one line now, naming it.
+
+def messages_cases():
+    def one_line(name, filename, content, argv, regex, exit=(1,)):
+        gcase("msg-" + name, filename, content, argv, exit=exit, regex=regex, max_lines=1)
+
+    # A control input before a data input, in frost-opt and freeze-graph.
+    control_first = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                           node("c", "NoOp"),
+                           node("y", "Identity", ["^c", "x"], attrs=F)])
+    one_line("control-first-opt", "g.pb", control_first, opt("g.pb"), r"node 'y'.*after a control input")
+    one_line("control-first-freeze", "g.pb", control_first, freeze_graph_argv("g.pb"),
+             r"node 'y'.*after a control input")
+    # Several nodes so: one line with the count.
+    many_control_first = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                                node("c", "NoOp")]
+                               + [node("y%d" % i, "Identity", ["^c", "x"], attrs=F) for i in range(50)])
+    one_line("control-first-many", "g.pb", many_control_first, opt("g.pb"),
+             r"errors: .*node 'y0': data input 'x' comes after a control input; .*; and \d+ more")
+    # A While without its cond function, an If without its branches.
+    f_list = a_list(fv(6, DT["float"]))
+    no_cond = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                     node("w", "While", ["x"], attrs={"T": f_list, "body": a_func("b")})])
+    one_line("while-without-cond", "g.pb", no_cond, opt("g.pb"), r"node 'w' \(While\): has no function attribute 'cond'")
+    no_branches = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                         node("i", "If", ["x", "x"], attrs={"Tcond": a_type("float"), "Tin": f_list,
+                                                            "Tout": f_list})])
+    one_line("if-without-branches", "g.pb", no_branches, opt("g.pb"), r"node 'i' \(If\): has no function attribute 'then_branch'")
+    # An unknown frost-inspect subcommand.
+    add("msg-inspect-unknown-subcommand", "cli", ["frost-inspect", "bogus", "{d}/g.pb"],
+        graph_file("g.pb", SIMPLE_PB), exit=(2,), regex="unknown subcommand 'bogus'", max_lines=1)
+    # 15,000 missing outputs.
+    one_line("missing-outputs-15000", "g.pb", SIMPLE_PB,
+             freeze_graph_argv("g.pb", ",".join("o%d" % i for i in range(15000))),
+             r"15000 errors: output 'o0'.*; and 14997 more")
+    # A binary GraphDef whose op is empty is named like the same graph in text
+    # (not "malformed binary MetaGraphDef"); an op "a<b" is accepted in both.
+    empty_op = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                      fb(1, "y") + b"".join(fb(3, i) for i in ["x"])])
+    one_line("binary-empty-op", "g.pb", empty_op, opt("g.pb"), r"node 'y' \(\): has no op")
+    one_line("text-empty-op", "g.pbtxt", 'node { name: "x" op: "Placeholder" }\nnode { name: "y" input: "x" }\n',
+             opt("g.pbtxt"), r"node 'y' \(\): has no op")
+    odd_op = graph([node("x", "Placeholder", attrs={"dtype": a_type("float")}),
+                    node("y", "a<b", ["x"])])
+    gcase("msg-binary-odd-op", "g.pb", odd_op, opt("g.pb"), exit=(0,))
+    # A TF2 SavedModel whose signature's function was removed from the library.
+    tensor_info = lambda name: fb(1, name) + fv(2, DT["float"])
+    signature = (fb(1, fb(1, "x") + fb(2, tensor_info("serving_default_x:0")))
+                 + fb(2, fb(1, "out") + fb(2, tensor_info("StatefulPartitionedCall:0"))))
+    removed_fn = saved_model([meta_graph(
+        graph([node("serving_default_x", "Placeholder", attrs={"dtype": a_type("float")}),
+               node("StatefulPartitionedCall", "StatefulPartitionedCall", ["serving_default_x"],
+                    attrs={"f": a_func("gone"), "Tin": f_list, "Tout": f_list})]),
+        extra=fb(5, fb(1, "serving_default") + fb(2, signature)))])
+
+    def removed_setup(d):
+        write(os.path.join(d, "sm", "saved_model.pb"), removed_fn)
+    add("msg-signature-function-removed", "graph", ["freeze-graph", "{d}/sm", "-o", "{d}/out.pb"],
+        removed_setup, regex=r"signature 'serving_default'.*'gone'", max_lines=1)
+    add("msg-signature-function-removed-outputs", "graph",
+        ["freeze-graph", "{d}/sm", "--outputs", "out", "-o", "{d}/out.pb"],
+        removed_setup, regex=r"signature 'serving_default'.*'gone'", max_lines=1)
 
 
 if __name__ == "__main__":

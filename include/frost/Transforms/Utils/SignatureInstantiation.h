@@ -39,6 +39,13 @@ absl::StatusOr<std::string> savedModelAssetPath(llvm::StringRef Path, llvm::Stri
 /// graph tensors (TF1 signatures) or the signature does not exist.
 std::string signatureFunction(const Model &M, llvm::StringRef Signature);
 
+/// Whether signatures `A` and `B` compute the same: the same input and output
+/// keys, dtypes and shapes, calls taking the same captured inputs, of
+/// functions equal but for their names and argument attributes. Keras 3's
+/// export() serves one function as `serve` and `serving_default` through two
+/// such wrappers.
+bool signaturesComputeAlike(const Model &M, llvm::StringRef A, llvm::StringRef B);
+
 /// The names of the graph instantiateSignature would make for `Signature`,
 /// found without reading a checkpoint: each output key with its tensor
 /// ("probs" -> "Identity_1:0"), and the nodes (an argument's, a body node's;
