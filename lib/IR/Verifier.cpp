@@ -218,8 +218,8 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
   return Stuck;
 }
 
-std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &Ops) {
-  std::vector<std::string> Found;
+std::vector<OpDefViolation> findOpDefViolations(const Graph &G, const OpRegistry &Ops) {
+  std::vector<OpDefViolation> Found;
   if (Ops.empty())
     return Found;
   // TensorFlow's "NodeDef missing attr 'T'".
@@ -227,8 +227,9 @@ std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &O
     if (const tensorflow::OpDef *Def = Ops.find(N.op()))
       for (const tensorflow::OpDef::AttrDef &A : Def->attr())
         if (!A.has_default_value() && !N.findAttr(A.name()))
-          Found.push_back(absl::StrCat(describe(N), ": lacks attribute '", A.name(),
-                                       "', which op ", N.op().str(), " requires"));
+          Found.push_back({absl::StrCat(describe(N), ": lacks attribute '", A.name(),
+                                        "', which op ", N.op().str(), " requires"),
+                           absl::StrCat(N.op().str(), " without '", A.name(), "'")});
   // TensorFlow's "Input 0 of node y was passed int32 from x:0 incompatible
   // with expected float". An input expecting a variable (reference or
   // resource) fed a value is a write to a frozen variable: freezing leaves
@@ -237,9 +238,11 @@ std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &O
     if (E.Expected == tensorflow::DT_RESOURCE || E.Expected > tensorflow::DT_FLOAT_REF - 1)
       continue;
     const Input &In = E.User->input(E.Input);
-    Found.push_back(absl::StrCat(describe(*E.User), ": input ", E.Input, " takes ",
-                                 dataTypeName(E.Expected), " but ", describe(*In.Src),
-                                 " gives ", dataTypeName(E.Given)));
+    Found.push_back({absl::StrCat(describe(*E.User), ": input ", E.Input, " takes ",
+                                  dataTypeName(E.Expected), " but ", describe(*In.Src),
+                                  " gives ", dataTypeName(E.Given)),
+                     absl::StrCat(E.User->op().str(), " input ", E.Input, " ",
+                                  dataTypeName(E.Expected), " fed ", dataTypeName(E.Given))});
   }
   return Found;
 }

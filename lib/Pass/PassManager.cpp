@@ -93,11 +93,12 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
   }
   // What the model's OpDefs say TensorFlow would refuse is checked after
   // every pass, against what the graph had before the first: a pass never
-  // adds such a finding, and a graph that came with one is the input's.
+  // adds such a kind of finding, and a graph that came with one is the
+  // input's. Kinds leave node names out, so a pass may rename such nodes.
   llvm::StringSet<> OpDefBaseline;
   if (Options.VerifyEach && !Pending.empty())
-    for (const std::string &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
-      OpDefBaseline.insert(Finding);
+    for (const OpDefViolation &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+      OpDefBaseline.insert(Finding.Kind);
   for (const auto &P : Pending) {
     ++NumRun;
     Clock::time_point Start = Clock::now();
@@ -118,9 +119,9 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       absl::Status V = verifyGraph(M.graph());
       if (V.ok()) {
         std::vector<std::string> New;
-        for (std::string &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
-          if (!OpDefBaseline.contains(Finding))
-            New.push_back(std::move(Finding));
+        for (OpDefViolation &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+          if (!OpDefBaseline.contains(Finding.Kind))
+            New.push_back(std::move(Finding.Message));
         if (!New.empty())
           V = absl::InvalidArgumentError(joinFindings(New));
       }
@@ -128,7 +129,7 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
         Options.Timing->add("(verify)", seconds(Start));
       if (!V.ok())
         return absl::InternalError(absl::StrCat("pass '", P->name().str(),
-                                                "' left an invalid graph:\n", V.message()));
+                                                "' left an invalid graph: ", V.message()));
     }
     if (Options.PrintIRAfterAll || llvm::is_contained(Options.PrintIRAfter, P->name()))
       *Options.Out << "# -----// IR Dump After " << P->name() << " //----- #\n"

@@ -26,9 +26,12 @@ class OpRegistry;
 /// What the OpDefs `Ops` (a model's, see modelOpRegistry) say TensorFlow's
 /// importer would refuse: an attribute an op requires (one without a
 /// default) missing, a data edge whose two ends' dtypes are known and differ.
-/// Ops without an OpDef in `Ops` are not checked. One message per finding,
-/// each naming its node.
-std::vector<std::string> findOpDefViolations(const Graph &G, const OpRegistry &Ops);
+/// Ops without an OpDef in `Ops` are not checked. One finding per problem.
+struct OpDefViolation {
+  std::string Message; ///< Names the node.
+  std::string Kind;    ///< The same problem without node names (which passes may change).
+};
+std::vector<OpDefViolation> findOpDefViolations(const Graph &G, const OpRegistry &Ops);
 
 /// The nodes of `Nodes` that no topological order reaches because a cycle
 /// (not broken by a NextIteration back edge) runs through or before them;
