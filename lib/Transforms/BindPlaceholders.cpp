@@ -28,8 +28,9 @@
 // Folding repeats until nothing changes, so a predicate computed by a folded
 // Merge of constants is folded too. A Switch is left alone (with a warning)
 // when its dead region reaches a loop (Enter, Exit, NextIteration, LoopCond)
-// or a ControlTrigger, when a Merge losing inputs has its value_index output
-// read, or when a node outside the region is colocated with one inside.
+// or a ControlTrigger, or when a Merge losing inputs has its value_index output
+// read. A colocation with a removed node goes after the pass, as after every
+// pass (Colocation.h).
 // Not folded: predicates that are computed (Equal of constants, ...), Const
 // predicates with control inputs, _SwitchN, and functional If/Case ops.
 // Dead nodes may be graph outputs (fetching them would fail in TensorFlow).
@@ -49,7 +50,6 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cerrno>
@@ -401,14 +401,6 @@ private:
   };
 
   void foldSwitches(Graph &G, PassContext &Ctx) {
-    // Colocation target -> nodes naming it, by name (nodes come and go).
-    llvm::StringMap<std::vector<std::string>> ColocatedWith;
-    for (const Node &N : G)
-      if (const tensorflow::AttrValue *Class = N.findAttr("_class"))
-        for (const std::string &Entry : Class->list().s())
-          if (llvm::StringRef Target(Entry); Target.consume_front("loc:@"))
-            ColocatedWith[Target].push_back(N.name().str());
-
     std::map<std::string, std::string> NotFolded; // switch -> why
     for (bool Changed = true; Changed;) {
       Changed = false;
@@ -421,7 +413,7 @@ private:
         std::optional<bool> Pred;
         if (!S || S->numDataInputs() != 2 || !(Pred = constantPredicate(S->input(1))))
           continue;
-        std::optional<std::string> Why = foldSwitch(G, *S, *Pred, ColocatedWith);
+        std::optional<std::string> Why = foldSwitch(G, *S, *Pred);
         if (Why) {
           NotFolded[Name] = *Why;
         } else {
@@ -441,9 +433,7 @@ private:
   }
 
   /// Folds `S`, or says why it cannot.
-  std::optional<std::string>
-  foldSwitch(Graph &G, Node &S, bool Pred,
-             const llvm::StringMap<std::vector<std::string>> &ColocatedWith) {
+  std::optional<std::string> foldSwitch(Graph &G, Node &S, bool Pred) {
     int LivePort = Pred ? 1 : 0, DeadPort = 1 - LivePort;
 
     DeadRegion R;
@@ -478,12 +468,6 @@ private:
           }))
         return absl::StrCat("Merge '", M->name().str(),
                             "' would lose an input but its value_index output is read");
-    for (Node *X : R.Dead)
-      if (auto It = ColocatedWith.find(X->name()); It != ColocatedWith.end())
-        for (const std::string &Other : It->second)
-          if (Node *O = G.findNode(Other); O && !R.Dead.contains(O))
-            return absl::StrCat("node '", Other, "' is colocated with '", X->name().str(),
-                                "' of its dead branch");
 
     // Live readers read the data; the data input is never in the region.
     Input Data = S.input(0);

@@ -180,8 +180,9 @@ def freeze(model: ModelData, outputs: Names = None, *, checkpoint: Optional[Path
            bind: Union[None, Dict[str, Any], Iterable[str]] = None,
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
-           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
-           report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
+           verify: bool = False, eval_budget: Optional[int] = None,
+           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
 
 
 @overload
@@ -190,8 +191,9 @@ def freeze(model: Any, outputs: Names = None, *, checkpoint: Optional[PathLike] 
            bind: Union[None, Dict[str, Any], Iterable[str]] = None,
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
-           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
-           report: Optional[PathLike] = None, **flags: Any) -> Any: ...
+           verify: bool = False, eval_budget: Optional[int] = None,
+           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any: ...
 
 
 def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[PathLike] = None,
@@ -199,8 +201,9 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
            bind: Union[None, Dict[str, Any], Iterable[str]] = None,
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
-           verify: bool = False, output: Optional[PathLike] = None, text: bool = False,
-           report: Optional[PathLike] = None, **flags: Any) -> Any:
+           verify: bool = False, eval_budget: Optional[int] = None,
+           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
 
     model: a checkpoint prefix or directory, a .meta, a GraphDef (.pb/.pbtxt) or a SavedModel
@@ -216,6 +219,8 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     optimize: then optimize for inference, as freeze-graph --optimize.
     verify: check the frozen graph first, as frost-verify does; a finding raises FrostError
       and nothing is written.
+    eval_budget, eval_max_bytes: what verify's runs may spend, as freeze-graph's
+      --eval-budget and --eval-max-bytes.
     output: write the frozen GraphDef there (atomically) and return None.
     text: text format (pbtxt) instead of binary.
     report: write freeze-graph's JSON report there (docs/freeze-graph.md).
@@ -230,8 +235,9 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
     options["optimize"] = bool(optimize)
-    result, warned = _frost.freeze(_model(model, "model"), options, _checks(None, None, None, None, None),
-                                   bool(verify), _path(output, "output") or "", bool(text),
+    checks = _checks(None, None, None, None, None, eval_budget, eval_max_bytes)
+    result, warned = _frost.freeze(_model(model, "model"), options, checks, bool(verify),
+                                   _path(output, "output") or "", bool(text),
                                    _path(report, "report") or "")
     _warn(warned)
     return _graph_result(model, result, text)

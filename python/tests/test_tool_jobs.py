@@ -187,3 +187,16 @@ def test_verify_eval_budget_is_the_clis(model, tmp_path):
     assert frost.verify(frozen, model, "add", eval_budget=10**6, eval_max_bytes=10**6)["passed"]
     with pytest.raises(ValueError):
         frost.verify(frozen, model, "add", eval_budget=0)
+
+
+def test_freeze_verify_takes_the_eval_budget(model, tmp_path):
+    """freeze(verify=True, eval_budget=) is freeze-graph --verify --eval-budget: too small a
+    budget is a finding (FrostError, nothing written); a raised one freezes."""
+    out = tmp_path / "frozen.pb"
+    r = run("freeze-graph", model, "--outputs", "add", "--verify", "--eval-budget=1", "-o", out)
+    assert r.returncode == 1, r.stderr
+    with pytest.raises(frost.FrostError, match="eval.budget"):
+        frost.freeze(model, "add", verify=True, eval_budget=1, output=out)
+    assert not out.exists()
+    frost.freeze(model, "add", verify=True, eval_budget=10**6, eval_max_bytes=10**6, output=out)
+    assert out.exists()
