@@ -93,7 +93,9 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   PassRegistry Registry;
   registerAllPasses(Registry);
   FROST_RETURN_IF_ERROR(usageError(checkPassManagerOptions(O.PM, Registry)));
-  OptimizeTargets Targets{O.InputNames, O.OutputNames, {}, {}};
+  OptimizeTargets Targets{O.InputNames, O.OutputNames, {}, {},
+                          static_cast<int64_t>(O.FoldBudget.WorkLeft),
+                          static_cast<int64_t>(O.FoldBudget.MaxTensorBytes)};
   if (O.PlaceholderTypes.size() > 1 && O.PlaceholderTypes.size() != O.InputNames.size())
     return usageError(absl::InvalidArgumentError(absl::StrCat(
         "--placeholder_type_enum has ", O.PlaceholderTypes.size(), " types for ",

@@ -27,6 +27,7 @@ struct OptimizeCommandLine {
   std::string Input, Output;
   std::vector<std::string> InputNames, OutputNames, PlaceholderTypes, ToConst;
   bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false;
+  eval::EvalBudget FoldBudget;
   PassManagerOptions PM;
   bool Quiet = false, Timing = false, Help = false, Version = false;
 };
@@ -68,6 +69,7 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "Frost's: compute half and bfloat16 (mixed-precision) graphs in\n"
          "float32, so they fold and load where Cast or half cannot (OpenCV)",
          flag(C.ComputeInFloat32), "Options"});
+  addEvalBudgetFlags(P, C.FoldBudget, Other);
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only, not the summary",
          ArgParser::storeFlag(C.Quiet), Other});
   addHelpFlags(P, C.Help, C.Version, Other);
@@ -110,6 +112,7 @@ int runOptimize(OptimizeCommandLine &C) {
   Job.ToConst = C.ToConst;
   Job.TocoCompatible = C.TocoCompatible;
   Job.ComputeInFloat32 = C.ComputeInFloat32;
+  Job.FoldBudget = C.FoldBudget;
   Job.PM = C.PM;
 
   Context Ctx;

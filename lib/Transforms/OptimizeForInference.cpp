@@ -103,7 +103,8 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   PM.addPass(createFuseDecomposedBatchNormPass(Keep));
   // Batch norm parameters and biases computed from constants (Keras 3's
   // bias Reshape/Squeeze, a Dense layer's decomposed norm) become Consts.
-  PM.addPass(createFoldConstantsPass(FoldConstantsOptions{T.Inputs, T.Outputs}));
+  PM.addPass(createFoldConstantsPass(
+      FoldConstantsOptions{T.Inputs, T.Outputs, T.FoldBudget, T.FoldMaxBytes}));
   // An If/Case on a predicate folding made constant becomes its branch, and
   // what the branch computes from constants is folded in turn.
   PM.addPass(createFoldConstantBranchesPass(

@@ -117,6 +117,8 @@ struct OptimizeForInferenceOptions {
   std::vector<std::string> ToConst;
   bool TocoCompatible = false;
   bool ComputeInFloat32 = false;
+  /// What folding constants may spend (--eval-budget, --eval-max-bytes).
+  eval::EvalBudget FoldBudget;
   PassManagerOptions PM;
 };
 

@@ -26,6 +26,9 @@ struct OptimizeTargets {
   std::vector<std::string> PlaceholderTypes;
   /// Placeholders to bind, NAME=VALUE (bind-placeholders' `bind`).
   std::vector<std::string> Bind;
+  /// What folding may spend (fold-constants' eval-budget and eval-max-bytes);
+  /// 0: the default.
+  int64_t FoldBudget = 0, FoldMaxBytes = 0;
 };
 
 /// The Placeholders and PlaceholderWithDefaults optimize_for_inference's
