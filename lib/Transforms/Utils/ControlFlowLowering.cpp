@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 #include "frost/Transforms/Utils/ControlFlowLowering.h"
 
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/FunctionBody.h"
 #include "frost/IR/Matchers.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/IR/OpRegistry.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -226,14 +228,20 @@ absl::Status Lowering::lowerIf() {
   FROST_RETURN_IF_ERROR(function("else_branch", Else));
   FROST_RETURN_IF_ERROR(typeList("Tin", Tin));
   FROST_RETURN_IF_ERROR(typeList("Tout", Tout));
-  if (const tensorflow::AttrValue *Cond = N.findAttr("Tcond");
-      Cond && Cond->type() != tensorflow::DT_BOOL)
-    return error(absl::StrCat("a condition of type ", tensorflow::DataType_Name(Cond->type()),
-                              " cannot be lowered (only DT_BOOL)"),
-                 absl::StatusCode::kUnimplemented);
   if (N.numDataInputs() != Tin.size() + 1)
     return error(absl::StrCat(N.numDataInputs(), " data inputs for a condition and ",
                               Tin.size(), " Tin types"));
+  // A Switch takes a bool predicate: the condition's type, from Tcond or
+  // else from its producer, must be bool.
+  const tensorflow::AttrValue *Cond = N.findAttr("Tcond");
+  OpRegistry StandardOps;
+  StandardOps.fallBackToStandardOps();
+  tensorflow::DataType CondType =
+      Cond ? Cond->type() : outputDType(*N.input(0).Src, N.input(0).Port, StandardOps);
+  if (CondType != tensorflow::DT_BOOL && CondType != tensorflow::DT_INVALID)
+    return error(absl::StrCat("a condition of type ", tensorflow::DataType_Name(CondType),
+                              " cannot be lowered (only DT_BOOL)"),
+                 absl::StatusCode::kUnimplemented);
   FROST_RETURN_IF_ERROR(checkUses(Tout.size()));
   FROST_RETURN_IF_ERROR(checkSignature("then_branch", Then, Tin, Tout));
   FROST_RETURN_IF_ERROR(checkSignature("else_branch", Else, Tin, Tout));
