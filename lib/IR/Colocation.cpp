@@ -7,12 +7,11 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
-#include <set>
 
 namespace frost {
 
-std::vector<std::string> dropColocationsWithMissingTargets(Graph &G) {
-  std::set<std::string> Dropped;
+unsigned dropColocationsWithMissingTargets(Graph &G) {
+  unsigned Dropped = 0;
   for (Node &N : G) {
     const tensorflow::AttrValue *Class = N.findAttr("_class");
     if (!Class || !Class->has_list())
@@ -24,14 +23,13 @@ std::vector<std::string> dropColocationsWithMissingTargets(Graph &G) {
     if (llvm::none_of(Class->list().s(), missing))
       continue;
     auto *Entries = N.attr("_class").mutable_list()->mutable_s();
-    for (const std::string &Entry : *Entries)
-      if (missing(Entry))
-        Dropped.insert(Entry.substr(5));
-    Entries->erase(std::remove_if(Entries->begin(), Entries->end(), missing), Entries->end());
+    auto Gone = std::remove_if(Entries->begin(), Entries->end(), missing);
+    Dropped += Entries->end() - Gone;
+    Entries->erase(Gone, Entries->end());
     if (Entries->empty())
       N.eraseAttr("_class");
   }
-  return {Dropped.begin(), Dropped.end()};
+  return Dropped;
 }
 
 } // namespace frost

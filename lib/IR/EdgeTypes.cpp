@@ -234,42 +234,16 @@ std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
   std::vector<IllTypedFunctionEdge> Found;
   if (G.library().function_size() == 0)
     return Found;
-  FunctionIndex Functions(G.library());
-  std::vector<const tensorflow::FunctionDef *> Reached;
-  llvm::SmallPtrSet<const tensorflow::FunctionDef *, 8> Seen;
-  auto reach = [&](const std::string &Name) {
-    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && Seen.insert(F).second)
-      Reached.push_back(F);
-  };
-  for (const Node &N : G) {
-    reach(N.op().str());
-    for (const auto &Entry : N.attrs())
-      forEachFunctionName(Entry.second, reach);
-  }
-  for (size_t I = 0; I < Reached.size(); ++I)
-    for (const tensorflow::FunctionDef *Callee : referencedFunctions(*Reached[I], Functions))
-      reach(Callee->signature().name());
-  for (const tensorflow::FunctionDef *F : Reached) {
-    // The body in a graph of its own, each argument a Placeholder of its
-    // type, named so that no body node's name is taken.
-    Graph Body;
-    BodyCopyOptions Options;
-    Options.UniquifyNames = false;
-    llvm::DenseMap<const Node *, std::string> ArgName;
-    for (const tensorflow::OpDef::ArgDef &Arg : F->signature().input_arg()) {
-      Node *P = Body.createNode(absl::StrCat("^", Arg.name()), "Placeholder");
-      if (Arg.type() != tensorflow::DT_INVALID)
-        P->attr("dtype").set_type(Arg.type());
-      Options.Args.push_back({P, 0});
-      ArgName[P] = Arg.name();
-    }
-    absl::StatusOr<BodyCopy> Copy = copyFunctionBody(Body, *F, Ops, Options);
-    if (!Copy.ok())
+  for (const tensorflow::FunctionDef *F : reachableFunctions(G, FunctionIndex(G.library()))) {
+    absl::StatusOr<std::unique_ptr<StandaloneBody>> S = instantiateStandalone(*F, Ops);
+    if (!S.ok())
       continue;
-    for (const IllTypedEdge &E : findIllTypedEdges(Body, Ops)) {
+    const auto &ArgName = (*S)->ArgName;
+    const std::vector<TensorOf> &Returns = (*S)->Copy.Returns;
+    for (const IllTypedEdge &E : findIllTypedEdges((*S)->Body, Ops)) {
       const Input &In = E.User->input(E.Input);
       auto Arg = ArgName.find(In.Src);
-      bool Returned = llvm::any_of(Copy->Returns, [&](const TensorOf &T) { return T.Src == E.User; });
+      bool Returned = llvm::any_of(Returns, [&](const TensorOf &T) { return T.Src == E.User; });
       bool Read = llvm::any_of(E.User->uses(), [](const Use &U) {
         return !U.User->input(U.InputIndex).isControl();
       });

@@ -301,6 +301,44 @@ std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflo
   return Out;
 }
 
+std::vector<const tensorflow::FunctionDef *> reachableFunctions(const Graph &G,
+                                                                const FunctionIndex &Functions) {
+  std::vector<const tensorflow::FunctionDef *> Reached;
+  llvm::SmallPtrSet<const tensorflow::FunctionDef *, 8> Seen;
+  auto reach = [&](llvm::StringRef Name) {
+    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && Seen.insert(F).second)
+      Reached.push_back(F);
+  };
+  for (const Node &N : G) {
+    reach(N.op());
+    for (const auto &Entry : N.attrs())
+      forEachFunctionName(Entry.second, reach);
+  }
+  for (size_t I = 0; I < Reached.size(); ++I)
+    forEachReference(*Reached[I], Functions,
+                     [&](const tensorflow::FunctionDef *Callee) {
+                       if (Seen.insert(Callee).second)
+                         Reached.push_back(Callee);
+                     });
+  return Reached;
+}
+
+absl::StatusOr<std::unique_ptr<StandaloneBody>>
+instantiateStandalone(const tensorflow::FunctionDef &F, const OpRegistry &Ops) {
+  auto S = std::make_unique<StandaloneBody>();
+  BodyCopyOptions Options;
+  Options.UniquifyNames = false;
+  for (const tensorflow::OpDef::ArgDef &Arg : F.signature().input_arg()) {
+    Node *P = S->Body.createNode(absl::StrCat("^", Arg.name()), "Placeholder");
+    if (Arg.type() != tensorflow::DT_INVALID)
+      P->attr("dtype").set_type(Arg.type());
+    Options.Args.push_back({P, 0});
+    S->ArgName[P] = Arg.name();
+  }
+  FROST_ASSIGN_OR_RETURN(S->Copy, copyFunctionBody(S->Body, F, Ops, Options));
+  return S;
+}
+
 uint64_t expandedBodySize(const tensorflow::FunctionDef &Root, const FunctionIndex &Functions,
                           llvm::function_ref<bool(const tensorflow::FunctionDef &)> Expands,
                           uint64_t Limit, ExpandedSizes &Memo) {
@@ -395,30 +433,10 @@ absl::Status checkNoCallCycle(llvm::ArrayRef<const tensorflow::FunctionDef *> Ro
 
 unsigned dropUncalledFunctions(Graph &G) {
   unsigned Dropped = 0;
-  tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
-  FunctionIndex ByName(Lib);
   std::set<std::string> Used;
-  std::vector<const tensorflow::FunctionDef *> Work;
-  auto use = [&](llvm::StringRef Name) {
-    if (const tensorflow::FunctionDef *F = ByName.find(Name); F && Used.insert(Name.str()).second)
-      Work.push_back(F);
-  };
-  auto useAttrs = [&](const auto &Attrs) {
-    for (const auto &Entry : Attrs)
-      forEachFunctionName(Entry.second, use);
-  };
-  for (const Node &N : G) {
-    use(N.op());
-    useAttrs(N.attrs());
-  }
-  while (!Work.empty()) {
-    const tensorflow::FunctionDef &F = *Work.back();
-    Work.pop_back();
-    for (const tensorflow::NodeDef &ND : F.node_def()) {
-      use(ND.op());
-      useAttrs(ND.attr());
-    }
-  }
+  for (const tensorflow::FunctionDef *F : reachableFunctions(G, FunctionIndex(G.library())))
+    Used.insert(F->signature().name());
+  tensorflow::FunctionDefLibrary &Lib = *G.mutableOtherFields().mutable_library();
   // Gradients of dropped functions go with them.
   google::protobuf::RepeatedPtrField<tensorflow::FunctionDef> Kept;
   for (tensorflow::FunctionDef &F : *Lib.mutable_function())

@@ -218,18 +218,33 @@ std::vector<const Node *> nodesBehindCycles(llvm::ArrayRef<const Node *> Nodes) 
   return Stuck;
 }
 
+namespace {
+/// Calls `Missing` with each attribute `Def` requires (one without a default)
+/// that `Has` says the node lacks.
+void forEachMissingAttr(const tensorflow::OpDef &Def, llvm::function_ref<bool(const std::string &)> Has,
+                        llvm::function_ref<void(const std::string &)> Missing) {
+  for (const tensorflow::OpDef::AttrDef &A : Def.attr())
+    if (!A.has_default_value() && !Has(A.name()))
+      Missing(A.name());
+}
+
+std::string lacksAttrKind(llvm::StringRef Op, llvm::StringRef Attr) {
+  return absl::StrCat(Op.str(), " without '", Attr.str(), "'");
+}
+} // namespace
+
 std::vector<OpDefViolation> findOpDefViolations(const Graph &G, const OpRegistry &Ops) {
   std::vector<OpDefViolation> Found;
-  if (Ops.empty())
-    return Found;
   // TensorFlow's "NodeDef missing attr 'T'".
   for (const Node &N : G)
     if (const tensorflow::OpDef *Def = Ops.find(N.op()))
-      for (const tensorflow::OpDef::AttrDef &A : Def->attr())
-        if (!A.has_default_value() && !N.findAttr(A.name()))
-          Found.push_back({absl::StrCat(describe(N), ": lacks attribute '", A.name(),
-                                        "', which op ", N.op().str(), " requires"),
-                           absl::StrCat(N.op().str(), " without '", A.name(), "'")});
+      forEachMissingAttr(
+          *Def, [&](const std::string &A) { return N.findAttr(A) != nullptr; },
+          [&](const std::string &A) {
+            Found.push_back({absl::StrCat(describe(N), ": lacks attribute '", A,
+                                          "', which op ", N.op().str(), " requires"),
+                             lacksAttrKind(N.op(), A)});
+          });
   // TensorFlow's "Input 0 of node y was passed int32 from x:0 incompatible
   // with expected float". An input expecting a variable (reference or
   // resource) fed a value is a write to a frozen variable: freezing leaves
@@ -245,6 +260,25 @@ std::vector<OpDefViolation> findOpDefViolations(const Graph &G, const OpRegistry
                                   dataTypeName(E.Expected), " fed ", dataTypeName(E.Given))});
   }
   return Found;
+}
+
+std::vector<std::string> functionOpDefViolationKinds(const Graph &G, const OpRegistry &Ops) {
+  std::vector<std::string> Kinds;
+  if (G.library().function_size() == 0)
+    return Kinds;
+  for (const tensorflow::FunctionDef *F : reachableFunctions(G, FunctionIndex(G.library()))) {
+    // Attributes from the node_defs themselves: a body that does not
+    // instantiate is still inlined node by node.
+    for (const tensorflow::NodeDef &ND : F->node_def())
+      if (const tensorflow::OpDef *Def = Ops.find(ND.op()))
+        forEachMissingAttr(
+            *Def, [&](const std::string &A) { return ND.attr().contains(A); },
+            [&](const std::string &A) { Kinds.push_back(lacksAttrKind(ND.op(), A)); });
+    if (absl::StatusOr<std::unique_ptr<StandaloneBody>> S = instantiateStandalone(*F, Ops); S.ok())
+      for (OpDefViolation &V : findOpDefViolations((*S)->Body, Ops))
+        Kinds.push_back(std::move(V.Kind));
+  }
+  return Kinds;
 }
 
 absl::Status verifyGraph(const Graph &G) {

@@ -15,6 +15,7 @@
 #include "llvm/Support/Format.h"
 
 #include <chrono>
+#include <optional>
 
 namespace frost {
 
@@ -94,11 +95,18 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
   // What the model's OpDefs say TensorFlow would refuse is checked after
   // every pass, against what the graph had before the first: a pass never
   // adds such a kind of finding, and a graph that came with one is the
-  // input's. Kinds leave node names out, so a pass may rename such nodes.
+  // input's. Kinds leave node names out, so a pass may rename such nodes,
+  // and the reachable functions' bodies count, which inlining brings in.
+  // The OpDefs are gathered once: passes do not add ops to a model's list.
   llvm::StringSet<> OpDefBaseline;
-  if (Options.VerifyEach && !Pending.empty())
-    for (const OpDefViolation &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+  std::optional<OpRegistry> Ops;
+  if (Options.VerifyEach && !Pending.empty()) {
+    Ops.emplace(modelOpRegistry(M));
+    for (const OpDefViolation &Finding : findOpDefViolations(M.graph(), *Ops))
       OpDefBaseline.insert(Finding.Kind);
+    for (const std::string &Kind : functionOpDefViolationKinds(M.graph(), *Ops))
+      OpDefBaseline.insert(Kind);
+  }
   for (const auto &P : Pending) {
     ++NumRun;
     Clock::time_point Start = Clock::now();
@@ -111,7 +119,7 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       return absl::Status(S.code(), absl::StrCat(P->name().str(), ": ", S.message()));
     // One rule for every pass that removes or renames nodes: colocations
     // with them go (TensorFlow's importer refuses them; see Colocation.h).
-    if (!dropColocationsWithMissingTargets(M.graph()).empty())
+    if (dropColocationsWithMissingTargets(M.graph()) != 0)
       Ctx.analyses().invalidateGraphAnalyses();
 
     if (Options.VerifyEach) {
@@ -119,7 +127,7 @@ absl::Status PassManager::run(Model &M, PassContext &Ctx) {
       absl::Status V = verifyGraph(M.graph());
       if (V.ok()) {
         std::vector<std::string> New;
-        for (OpDefViolation &Finding : findOpDefViolations(M.graph(), modelOpRegistry(M)))
+        for (OpDefViolation &Finding : findOpDefViolations(M.graph(), *Ops))
           if (!OpDefBaseline.contains(Finding.Kind))
             New.push_back(std::move(Finding.Message));
         if (!New.empty())

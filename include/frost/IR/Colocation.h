@@ -2,9 +2,6 @@
 #ifndef FROST_IR_COLOCATION_H
 #define FROST_IR_COLOCATION_H
 
-#include <string>
-#include <vector>
-
 namespace frost {
 
 class Graph;
@@ -14,9 +11,9 @@ class Graph;
 /// a placement hint; once a pass has removed or renamed its anchor the hint
 /// means nothing, but TensorFlow's importer refuses the graph over it ("expects
 /// to be colocated with unknown node"). The pass manager calls this after
-/// every pass, so no pass that removes nodes needs to. Returns the targets
-/// dropped, sorted and unique.
-std::vector<std::string> dropColocationsWithMissingTargets(Graph &G);
+/// every pass, so no pass that removes nodes needs to. Returns how many
+/// entries went.
+unsigned dropColocationsWithMissingTargets(Graph &G);
 
 } // namespace frost
 

@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,25 @@ void forEachFunctionName(const tensorflow::AttrValue &V,
 /// in order of first appearance.
 std::vector<const tensorflow::FunctionDef *> referencedFunctions(const tensorflow::FunctionDef &F,
                                                                  const FunctionIndex &Functions);
+
+/// The library functions G's nodes call or name (an op, a function-valued
+/// attribute), directly or through other functions, each once, in order of
+/// first appearance.
+std::vector<const tensorflow::FunctionDef *> reachableFunctions(const Graph &G,
+                                                                const FunctionIndex &Functions);
+
+/// A function's body in a graph of its own, for checks that look inside
+/// functions: each argument is a Placeholder of its type, named `^ARG` (a
+/// name no body node can have).
+struct StandaloneBody {
+  Graph Body;
+  BodyCopy Copy;
+  /// Each argument's Placeholder -> the argument's name.
+  llvm::DenseMap<const Node *, std::string> ArgName;
+};
+/// F's StandaloneBody; errors as copyFunctionBody's.
+absl::StatusOr<std::unique_ptr<StandaloneBody>>
+instantiateStandalone(const tensorflow::FunctionDef &F, const OpRegistry &Ops);
 
 /// Refuses a call cycle among the functions reachable from `Roots`, following
 /// references into functions `Expands` accepts (those a pass would copy):

@@ -33,6 +33,10 @@ struct OpDefViolation {
 };
 std::vector<OpDefViolation> findOpDefViolations(const Graph &G, const OpRegistry &Ops);
 
+/// The kinds of OpDefViolation in the bodies of the functions G reaches:
+/// a pass that inlines them brings them into the graph.
+std::vector<std::string> functionOpDefViolationKinds(const Graph &G, const OpRegistry &Ops);
+
 /// The nodes of `Nodes` that no topological order reaches because a cycle
 /// (not broken by a NextIteration back edge) runs through or before them;
 /// edges from nodes outside `Nodes` are ignored. Empty when acyclic.
