@@ -32,6 +32,7 @@
 #include "frost/IR/Model.h"
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
+#include "frost/Tensor/Tensor.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/CallInlining.h"
@@ -63,24 +64,19 @@ std::optional<bool> truthOf(const TensorData &T) {
   if (!T.shape().empty())
     return T.numElements() > 0;
   switch (T.dtype()) {
-  case tensorflow::DT_BOOL:
-    return T.element<uint8_t>(0) != 0;
   case tensorflow::DT_STRING:
     return !T.elements().empty() && !T.elements()[0].empty();
+  case tensorflow::DT_BOOL:
   case tensorflow::DT_FLOAT:
-    return T.element<float>(0) != 0;
   case tensorflow::DT_DOUBLE:
-    return T.element<double>(0) != 0;
   case tensorflow::DT_INT32:
-    return T.element<int32_t>(0) != 0;
   case tensorflow::DT_UINT8:
-    return T.element<uint8_t>(0) != 0;
   case tensorflow::DT_INT16:
-    return T.element<int16_t>(0) != 0;
   case tensorflow::DT_INT8:
-    return T.element<int8_t>(0) != 0;
-  case tensorflow::DT_INT64:
-    return T.element<int64_t>(0) != 0;
+  case tensorflow::DT_INT64: {
+    long double Imag;
+    return *elementAsNumber(T, 0, Imag) != 0; // a number for each of these
+  }
   default:
     return std::nullopt;
   }
