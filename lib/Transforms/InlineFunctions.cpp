@@ -33,7 +33,6 @@
 
 #include "absl/strings/str_cat.h"
 
-
 namespace frost {
 
 namespace {
@@ -137,7 +136,6 @@ private:
     }
     return absl::OkStatus();
   }
-
 
   absl::Status run(Model &M, PassContext &) override {
     ThisRun = RunState();
