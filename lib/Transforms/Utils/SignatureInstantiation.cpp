@@ -21,8 +21,8 @@
 #include "frost/Support/Suggest.h"
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/message_differencer.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 
@@ -354,8 +354,9 @@ tensorflow::TensorInfo withoutName(const tensorflow::TensorInfo &Info) {
   return Out;
 }
 
-/// The keys of `Map` with their TensorInfos, names dropped for inputs (each
-/// signature has Placeholders of its own) and kept as ports for outputs.
+/// Whether `A` and `B` have the same keys with the same TensorInfos, tensor
+/// names aside (each signature has Placeholders of its own); with
+/// `ComparePorts`, the names' output ports must agree too.
 bool sameTensorInfos(const google::protobuf::Map<std::string, tensorflow::TensorInfo> &A,
                      const google::protobuf::Map<std::string, tensorflow::TensorInfo> &B,
                      bool ComparePorts) {
@@ -401,13 +402,12 @@ bool signaturesComputeAlike(const Model &M, llvm::StringRef A, llvm::StringRef B
   const tensorflow::FunctionDef *FB = findFunction(M.graph(), calledFunction(*CallB));
   if (!FA || !FB)
     return false;
-  // Names and argument attributes (_user_specified_name) are the wrappers' own.
-  tensorflow::FunctionDef BodyA = *FA, BodyB = *FB;
-  for (tensorflow::FunctionDef *F : {&BodyA, &BodyB}) {
-    F->mutable_signature()->clear_name();
-    F->clear_arg_attr();
-  }
-  return google::protobuf::util::MessageDifferencer::Equals(BodyA, BodyB);
+  // Names and argument attributes (_user_specified_name) are the wrappers'
+  // own; ignored, not cleared from copies of two whole bodies.
+  google::protobuf::util::MessageDifferencer Differ;
+  Differ.IgnoreField(tensorflow::OpDef::descriptor()->FindFieldByName("name"));
+  Differ.IgnoreField(tensorflow::FunctionDef::descriptor()->FindFieldByName("arg_attr"));
+  return Differ.Compare(*FA, *FB);
 }
 
 absl::StatusOr<SignatureGraphNames> signatureGraphNames(const Model &M,
