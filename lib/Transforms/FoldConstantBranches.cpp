@@ -185,20 +185,13 @@ absl::StatusOr<unsigned> FoldConstantBranchesPass::foldRound(Model &M) {
       return absl::InvalidArgumentError(absl::StrCat("node '", N.name().str(), "' (",
                                                      N.op().str(), "): branch function '",
                                                      Branch->name(), "' is not in the library"));
-    // The call Grappler makes of it: the other inputs, the branch as `f`.
-    tensorflow::NameAttrList Callee = *Branch;
-    const tensorflow::AttrValue *Shapes = N.findAttr("_output_shapes");
+    // Inlined as the (Stateful)PartitionedCall of the branch Grappler makes
+    // of it, the other inputs its arguments; inlining erases the node, so
+    // its other attributes need no rewriting.
     std::optional<tensorflow::AttrValue> OutputShapes;
-    if (Shapes)
-      OutputShapes = *Shapes;
+    if (N.findAttr("_output_shapes"))
+      OutputShapes = std::move(N.attr("_output_shapes"));
     N.removeInput(0);
-    std::vector<std::string> Attrs;
-    for (const auto &Entry : N.attrs())
-      if (Entry.first != "Tin" && Entry.first != "Tout")
-        Attrs.push_back(Entry.first);
-    for (const std::string &A : Attrs)
-      N.eraseAttr(A);
-    *N.attr("f").mutable_func() = std::move(Callee);
     N.setOp(llvm::StringRef(N.op()).starts_with("Stateless") ? "PartitionedCall"
                                                                : "StatefulPartitionedCall");
     unsigned Bound = G.idBound();
