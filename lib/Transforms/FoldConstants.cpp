@@ -73,7 +73,7 @@ struct NodeState {
   std::vector<TensorData> Values;
   /// The non-foldable nodes its computation waits for, in a stable order.
   llvm::SmallSetVector<Node *, 4> ControlDeps;
-  /// Its outputs' static shapes, when it does not fold.
+  /// Its outputs' static shapes, when it does not fold (or is Oversized).
   std::vector<PartialShape> Shapes;
   /// A Const whose value, expanded, would be over the budget's size: the
   /// bytes it would take (it is never expanded).
@@ -300,9 +300,11 @@ private:
         llvm::is_contained(*ExcludeOps, N.op()))
       return absl::OkStatus();
     if (N.op() == "Const") {
-      // A splat is expanded only when something folds with it.
+      // A splat is expanded only when something folds with it; its shape
+      // is known without expanding it (a Shape of it folds).
       if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes) {
         S.Oversized = *Bytes;
+        S.Shapes = {partialShapeFromProto(N.findAttr("value")->tensor().tensor_shape())};
         S.Foldable = true;
         return absl::OkStatus();
       }
