@@ -163,11 +163,13 @@ absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
   uint64_t MaxTensorBytes = UINT64_MAX;
   if (Budget) {
     uint64_t Work = estimateWork(Op, Inputs, Attrs);
-    if (Work > Budget->WorkLeft)
+    if (Work > Budget->WorkLeft) {
+      Budget->Exceeded = EvalBudget::Limit::Work;
       return absl::ResourceExhaustedError(absl::StrCat(
           Op.str(), " needs about ", Work,
           " units of work (elements and multiply-adds), more than the ", Budget->WorkLeft,
           " left of the evaluation budget"));
+    }
     Budget->WorkLeft -= Work;
     MaxTensorBytes = Budget->MaxTensorBytes;
   }
@@ -179,18 +181,27 @@ absl::StatusOr<std::vector<TensorData>> evaluate(llvm::StringRef Op,
   } catch (const std::bad_alloc &) {
     // A kernel's allocation failed (a memory limit): an error like the
     // others, never an abort.
+    if (Budget)
+      Budget->Exceeded = EvalBudget::Limit::Memory;
     return absl::ResourceExhaustedError(
         absl::StrCat(Op.str(), ": out of memory while computing its outputs"));
   }
-  if (Budget && Out.ok()) {
+  if (!Budget)
+    return Out;
+  // Refused by the kernel before it allocated (KernelContext::checkTensorBytes).
+  if (absl::IsResourceExhausted(Out.status()))
+    Budget->Exceeded = EvalBudget::Limit::TensorBytes;
+  if (Out.ok()) {
     // What the kernel made is charged too (Fill, Tile: more than they read).
     uint64_t Made = 0;
     for (const TensorData &T : *Out) {
-      if (bytesOf(T) > Budget->MaxTensorBytes)
+      if (uint64_t Bytes = bytesOf(T); Bytes > Budget->MaxTensorBytes) {
+        Budget->Exceeded = EvalBudget::Limit::TensorBytes;
         return absl::ResourceExhaustedError(
             absl::StrCat(Op.str(), ": an output of shape ", shapeString(T.shape()), " takes ",
-                         formatBytes(bytesOf(T)), ", over the limit of ",
+                         formatBytes(Bytes), ", over the limit of ",
                          formatBytes(Budget->MaxTensorBytes), " per tensor"));
+      }
       Made += elementsOf(T);
     }
     Budget->WorkLeft -= std::min(Made, Budget->WorkLeft);

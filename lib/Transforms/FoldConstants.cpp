@@ -50,7 +50,6 @@
 
 #include "frost/Support/File.h"
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -281,15 +280,19 @@ private:
     return Name;
   }
 
-  /// The budget's error for node N: names it and the option that raises it.
-  absl::Status overBudget(const Node &N, const absl::Status &Status) const {
-    llvm::StringRef Option = absl::StrContains(Status.message(), "units of work")
-                                 ? EvalBudget.name()
-                                 : EvalMaxBytes.name();
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "node '", N.name().str(), "' (", N.op().str(), "): ", Status.message(),
-        "; raise it with ", Option.str(), "=N (transform-graph: fold_constants(",
-        paramName(Option), "=N))"));
+  /// The budget's error for node N: names it and the option that raises
+  /// `Limit` (memory that ran out is no option's).
+  absl::Status overBudget(const Node &N, const absl::Status &Status,
+                          eval::EvalBudget::Limit Limit) const {
+    std::string Message =
+        absl::StrCat("node '", N.name().str(), "' (", N.op().str(), "): ", Status.message());
+    if (Limit == eval::EvalBudget::Limit::Work || Limit == eval::EvalBudget::Limit::TensorBytes) {
+      llvm::StringRef Option =
+          Limit == eval::EvalBudget::Limit::Work ? EvalBudget.name() : EvalMaxBytes.name();
+      absl::StrAppend(&Message, "; raise it with ", Option.str(),
+                      "=N (transform-graph: fold_constants(", paramName(Option), "=N))");
+    }
+    return absl::ResourceExhaustedError(Message);
   }
 
   /// Decides whether N folds and, if so, computes its outputs; an error only
@@ -344,11 +347,12 @@ private:
             N, absl::ResourceExhaustedError(absl::StrCat(
                    "its input '", Oversized->name().str(), "' would take ",
                    formatBytes(*State[Oversized->id()].Oversized), " expanded, over the limit of ",
-                   formatBytes(Budget.MaxTensorBytes), " per tensor")));
+                   formatBytes(Budget.MaxTensorBytes), " per tensor")),
+            eval::EvalBudget::Limit::TensorBytes);
       absl::StatusOr<std::vector<TensorData>> Out =
           eval::evaluate(N.op(), Args, N.attrs(), eval::Exactness::Bitwise, &Budget);
       if (absl::IsResourceExhausted(Out.status()))
-        return overBudget(N, Out.status());
+        return overBudget(N, Out.status(), Budget.Exceeded);
       if (!Out.ok()) {
         noteFailure(N, Out.status(), Ctx);
         return absl::OkStatus();

@@ -11,7 +11,6 @@
 
 #include "frost/Support/File.h"
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -104,10 +103,12 @@ Runner::compute(const Node &N, std::vector<TensorData> Inputs) {
   llvm::StringRef Op = N.op();
   if (Op == "Const") {
     // A splat's size is known before it is expanded.
-    if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes)
+    if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes) {
+      Budget.Exceeded = eval::EvalBudget::Limit::TensorBytes;
       return absl::ResourceExhaustedError(
           absl::StrCat("its value would take ", formatBytes(*Bytes), " expanded, over the limit of ",
                        formatBytes(Budget.MaxTensorBytes), " per tensor"));
+    }
     FROST_ASSIGN_OR_RETURN(TensorData V, constValue(N));
     return Outs{std::move(V)};
   }
@@ -229,11 +230,15 @@ void Runner::runNode(const Node &N) {
   }
   absl::StatusOr<std::vector<std::optional<TensorData>>> Out = compute(N, std::move(Inputs));
   if (absl::IsResourceExhausted(Out.status())) {
-    bool Work = absl::StrContains(Out.status().message(), "units of work");
-    OverBudget = absl::ResourceExhaustedError(
-        absl::StrCat("node '", N.name().str(), "' (", N.op().str(), "): ", Out.status().message(),
-                     "; raise it with ", Work ? "--eval-budget" : "--eval-max-bytes", "=N"));
-    return fail(N, std::string(OverBudget.message()));
+    std::string Message = absl::StrCat("node '", N.name().str(), "' (", N.op().str(),
+                                       "): ", Out.status().message());
+    // Memory that ran out is no flag's.
+    if (Budget.Exceeded == eval::EvalBudget::Limit::Work)
+      absl::StrAppend(&Message, "; raise it with --eval-budget=N");
+    else if (Budget.Exceeded == eval::EvalBudget::Limit::TensorBytes)
+      absl::StrAppend(&Message, "; raise it with --eval-max-bytes=N");
+    OverBudget = absl::ResourceExhaustedError(Message);
+    return fail(N, Message);
   }
   if (!Out.ok()) {
     bool NoKernel = absl::IsUnimplemented(Out.status());

@@ -61,6 +61,11 @@ struct EvalBudget {
   /// The most bytes one tensor may take: a kernel's output, or a constant a
   /// caller expands (a splat) before evaluating.
   uint64_t MaxTensorBytes = DefaultMaxTensorBytes;
+
+  /// The limit a refused call ran into, so that its caller can name the
+  /// flag that raises it (None while nothing was refused).
+  enum class Limit { None, Work, TensorBytes, Memory };
+  Limit Exceeded = Limit::None;
 };
 
 /// A cheap estimate, from shapes and attributes only, of the work units
