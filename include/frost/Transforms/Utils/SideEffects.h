@@ -17,12 +17,10 @@
 
 namespace frost {
 
-/// Whether TensorFlow's op `Op` is stateful or takes a reference input
-/// (TensorFlow 2.21's op registry). Unknown ops (custom ones) are not.
-bool isSideEffectingOpName(llvm::StringRef Op);
-
-/// isSideEffectingOpName, but the model's own OpDef (a MetaGraph's
-/// stripped_op_list, a library function's signature) decides when it has one.
+/// Whether op `Op` is stateful or takes a reference input, by the model's own
+/// OpDef (a MetaGraph's stripped_op_list, a library function's signature) when
+/// it has one, else by TensorFlow's standard OpDef (findStandardOpDef).
+/// Unknown ops (custom ones) are not.
 bool hasSideEffects(llvm::StringRef Op, const OpRegistry &Ops);
 
 } // namespace frost
