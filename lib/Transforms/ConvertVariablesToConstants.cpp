@@ -259,10 +259,14 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
   for (const std::string &W : Saver.Warnings)
     Ctx.warning(name(), W);
 
-  // A missing key's likely intent is a key no other variable reads.
+  // Each variable's source, chosen once. A missing key's likely intent is a
+  // key no other variable reads.
+  std::vector<RestoreSource> Sources;
   std::set<std::string, std::less<>> Used;
-  for (const Plan &P : Plans)
-    Used.insert(chooseSource(M, Saver, *P.Var, Reader).Key);
+  for (const Plan &P : Plans) {
+    Sources.push_back(chooseSource(M, Saver, *P.Var, Reader));
+    Used.insert(Sources.back().Key);
+  }
   std::vector<llvm::StringRef> Unused;
   for (const VariableInfo &Info : Reader.variables())
     if (!Used.count(Info.Name))
@@ -273,10 +277,11 @@ absl::Status ConvertVariablesToConstantsPass::planSources(Model &M,
   // Full tensors of partitioned variables, read once for all their parts.
   std::map<std::string, TensorData, std::less<>> FullValues;
 
-  for (Plan &P : Plans) {
+  for (size_t I = 0; I < Plans.size(); ++I) {
+    Plan &P = Plans[I];
     Node &Var = *P.Var;
     std::string What = absl::StrCat("variable '", Var.name().str(), "'");
-    RestoreSource Chosen = chooseSource(M, Saver, Var, Reader);
+    const RestoreSource &Chosen = Sources[I];
     P.Key = Chosen.Key;
     P.Origin = Chosen.Via;
     std::string KeyText = absl::StrCat("key '", P.Key, "' (from ", P.Origin, ")");
