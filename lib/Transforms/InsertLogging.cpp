@@ -22,10 +22,10 @@
 #include "frost/IR/EdgeTypes.h"
 #include "frost/IR/Model.h"
 #include "frost/IR/OpRegistry.h"
+#include "frost/Support/Suggest.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 
 #include <limits>
 #include <set>
@@ -125,12 +125,10 @@ class InsertLoggingPass : public Pass {
     }
     G.reorder(Order);
     if (!NotLogged.empty()) {
-      size_t Named = std::min(NotLogged.size(), MaxNamed);
-      Ctx.warning(name(), absl::StrCat(
-                              NotLogged.size(), " node(s) not logged, their output types unknown "
-                              "(no OpDef in the model) or references: ",
-                              absl::StrJoin(NotLogged.begin(), NotLogged.begin() + Named, ", "),
-                              NotLogged.size() > Named ? ", ..." : ""));
+      Ctx.warning(name(), absl::StrCat(NotLogged.size(),
+                                       " node(s) not logged, their output types unknown "
+                                       "(no OpDef in the model) or references: ",
+                                       listFindings(NotLogged, MaxNamed)));
     }
     return absl::OkStatus();
   }
