@@ -9,12 +9,12 @@ standard op as TensorFlow's transform does. This script reads the op registry of
 the installed TensorFlow (every op its libraries registered), drops the
 documentation (summaries, descriptions, deprecation explanations), sorts the ops
 by name and writes the OpList, zlib-compressed, to lib/IR/StandardOpDefs.pb.zlib,
-which the build embeds (lib/IR/BuiltinOpDefs.cpp parses it on first use).
+which the build embeds (lib/IR/OpRegistry.cpp parses it on first use).
 
   python3 scripts/generate_op_defs.py            # regenerate the checked-in file
   python3 scripts/generate_op_defs.py --check    # exit 1 if it differs from TensorFlow's
 
-test/IR/builtin-op-defs-up-to-date.test runs --check under the test command.
+test/IR/standard-op-defs-vs-tensorflow.test runs --check under the test command.
 """
 import argparse
 import os
