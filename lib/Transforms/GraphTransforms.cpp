@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -305,8 +306,16 @@ absl::StatusOr<PreparedTransform> TransformPreparer::prepare(const TransformCall
     FROST_RETURN_IF_ERROR(setParam(Call, P, *Out.Passes.front(), Seen));
   }
   for (const std::unique_ptr<Pass> &P : Out.Passes)
-    if (absl::Status S = P->validateOptions(); !S.ok())
-      return error(Call.NamePos, absl::StrCat("transform '", Call.Name, "': ", S.message()));
+    if (absl::Status S = P->validateOptions(); !S.ok()) {
+      // The pass names its options (first-n); the user wrote the transform's
+      // parameters (first_n).
+      std::vector<std::pair<std::string, std::string>> Spellings;
+      for (const OptionBase *O : P->options())
+        if (std::string Param = paramNameFor(O->name()); Param != O->name())
+          Spellings.emplace_back(O->name().str(), std::move(Param));
+      return error(Call.NamePos, absl::StrCat("transform '", Call.Name, "': ",
+                                              absl::StrReplaceAll(S.message(), Spellings)));
+    }
   return Out;
 }
 
