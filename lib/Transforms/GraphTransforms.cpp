@@ -243,8 +243,8 @@ absl::Status TransformPreparer::setParam(const TransformCall &Call,
     Int->set(V);
     return absl::OkStatus();
   }
-  // set() or parse(), never assignment: a pass tells a given value from its
-  // default by isSet() (strip_unused_nodes' shape was lost so).
+  // Every value given is set() (assignment does the same), so that a pass
+  // tells it from its default by isSet() (strip_unused_nodes' shape was lost so).
   if (auto *String = dynamic_cast<Option<std::string> *>(O)) {
     String->set(P.Value);
     return absl::OkStatus();
