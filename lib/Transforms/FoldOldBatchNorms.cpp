@@ -74,7 +74,14 @@ bool otherOutputsRead(const Node &N) {
   });
 }
 
-absl::StatusOr<BatchNorm> readBatchNorm(Node &N) {
+/// A node's data_format (NHWC, the default, when it has none).
+std::string dataFormat(const Node &N) {
+  const tensorflow::AttrValue *Format = N.findAttr("data_format");
+  return Format ? Format->s() : "NHWC";
+}
+
+/// The batch norm's inputs and attributes, or why it cannot fold (training mode).
+absl::StatusOr<BatchNorm> batchNormParts(Node &N) {
   if (N.numDataInputs() != 5)
     return absl::InvalidArgumentError(absl::StrCat("it has ", N.numDataInputs(), " inputs, not 5"));
   auto floatAttr = [&](const char *Name, float Default) {
@@ -93,11 +100,18 @@ absl::StatusOr<BatchNorm> readBatchNorm(Node &N) {
   if (!Training || Training->b())
     return absl::InvalidArgumentError(
         "it is in training mode (is_training is true): it normalizes with the batch's statistics");
-  const tensorflow::AttrValue *Format = N.findAttr("data_format");
   return BatchNorm{&N,        N.input(0),
                    N.input(3), N.input(4),
                    N.input(2), N.input(1),
-                   floatAttr("epsilon", 1e-4f), Format ? Format->s() : "NHWC"};
+                   floatAttr("epsilon", 1e-4f), dataFormat(N)};
+}
+
+/// batchNormParts, refused too when an output but the first is read.
+absl::StatusOr<BatchNorm> readBatchNorm(Node &N) {
+  FROST_ASSIGN_OR_RETURN(BatchNorm B, batchNormParts(N));
+  if (otherOutputsRead(N))
+    return absl::InvalidArgumentError("its other outputs (batch mean, variance, ...) are read");
+  return B;
 }
 
 class FoldOldBatchNormsPass : public Pass {
@@ -235,16 +249,13 @@ private:
     }
     Node *X = Branch->Conv;
     FROST_ASSIGN_OR_RETURN(BatchNorm B, readBatchNorm(N));
-    if (otherOutputsRead(N))
-      return absl::InvalidArgumentError("its other outputs (batch mean, variance, ...) are read");
     for (Node *Between : {Branch->Add, X})
       if (std::string Why = readElsewhere(Between, Protected); !Why.empty())
         return absl::InvalidArgumentError(Why);
     FROST_ASSIGN_OR_RETURN(std::optional<WeightedOp> W, matchWeightedOp(X));
     if (!W)
       return false;
-    const tensorflow::AttrValue *ConvFormat = X->findAttr("data_format");
-    std::string Format = ConvFormat ? ConvFormat->s() : "NHWC";
+    std::string Format = dataFormat(*X);
     if (Format != B.DataFormat)
       return absl::InvalidArgumentError(absl::StrCat("its data_format ", B.DataFormat,
                                                      " is not its convolution's (", Format, ")"));
@@ -259,7 +270,7 @@ private:
     N.mutableAttrs().clear();
     if (const tensorflow::AttrValue *T = X->findAttr("T"))
       N.attr("T") = *T;
-    if (ConvFormat)
+    if (const tensorflow::AttrValue *ConvFormat = X->findAttr("data_format"))
       N.attr("data_format") = *ConvFormat;
     N.setInput(0, X, 0);
     N.setInput(1, OffsetConst, 0);
@@ -286,8 +297,6 @@ private:
       Branches.push_back(*B);
     }
     FROST_ASSIGN_OR_RETURN(BatchNorm B, readBatchNorm(N));
-    if (otherOutputsRead(N))
-      return absl::InvalidArgumentError("its other outputs (batch mean, variance, ...) are read");
     if (std::string Why = readElsewhere(&Concat, Protected); !Why.empty())
       return absl::InvalidArgumentError(Why);
     std::vector<WeightedOp> Weighted;
@@ -299,8 +308,7 @@ private:
       FROST_ASSIGN_OR_RETURN(std::optional<WeightedOp> W, matchWeightedOp(Branch.Conv));
       if (!W)
         return false;
-      const tensorflow::AttrValue *ConvFormat = Branch.Conv->findAttr("data_format");
-      std::string Format = ConvFormat ? ConvFormat->s() : "NHWC";
+      std::string Format = dataFormat(*Branch.Conv);
       if (Format != B.DataFormat)
         return absl::InvalidArgumentError(absl::StrCat(
             "its data_format ", B.DataFormat, " is not its convolution's ('",
