@@ -106,9 +106,9 @@ def op_counts(tools, pb):
         raise RuntimeError("frost-inspect graph %s: %s" % (pb, proc.stderr.strip()))
     info = json.loads(proc.stdout)
     counts = collections.Counter({o["op"]: o["count"] for o in info["ops"]})
-    for fn in info.get("functions") or []:
-        for o in fn.get("ops", []) if isinstance(fn, dict) else []:
-            counts[o["op"]] += o["count"]
+    if info.get("functions"):  # frost-inspect counts the library's functions only
+        for fn in load_graph(pb).library.function:
+            counts.update(n.op for n in fn.node_def)
     return dict(counts), info.get("nodes")
 
 
@@ -148,7 +148,8 @@ def findings(report):
 # ------------------------------------------------------------ TensorFlow
 
 
-def tf_session_run(graph_def, feeds, fetches):
+def tf_session_run(graph_def, feeds, fetches, init=()):
+    """Runs `init` (table initializers), then `fetches`."""
     import tensorflow as tf
     V1 = tf.compat.v1
     config = V1.ConfigProto()
@@ -158,7 +159,9 @@ def tf_session_run(graph_def, feeds, fetches):
     with tf.Graph().as_default() as g:
         tf.graph_util.import_graph_def(graph_def, name="")
         with V1.Session(graph=g, config=config) as sess:
-            return sess.run(fetches, {k + ":0": v for k, v in feeds.items()})
+            if init:
+                sess.run([g.get_operation_by_name(n) for n in init])
+            return sess.run(fetches, {k if ":" in k else k + ":0": v for k, v in feeds.items()})
 
 
 def load_graph(path):
@@ -182,11 +185,18 @@ def disagreement(got, want):
     return None if np.array_equal(got, want) else "values differ"
 
 
-def tf_check(frozen, spec, model_dir, suffix):
+def init_ops(freeze_report):
+    """The initializers freeze-graph kept: init_all_tables when there is one
+    (it groups the others)."""
+    init = freeze_report.get("initializers", [])
+    return [n for n in init if n == "init_all_tables"] or init
+
+
+def tf_check(frozen, spec, model_dir, suffix, init):
     import numpy as np
     feeds = dict(np.load(os.path.join(model_dir, "inputs%s.npz" % suffix), allow_pickle=True))
     expected = np.load(os.path.join(model_dir, "expected%s.npz" % suffix), allow_pickle=True)
-    got = tf_session_run(load_graph(frozen), feeds, spec["outputs"])
+    got = tf_session_run(load_graph(frozen), feeds, spec["outputs"], init)
     problems = []
     for i, (tensor, value) in enumerate(zip(spec["outputs"], got)):
         why = disagreement(value, expected["out%d" % i])
@@ -195,9 +205,11 @@ def tf_check(frozen, spec, model_dir, suffix):
     return problems
 
 
-def tamper(tools, frozen, freeze_report, source, flags, work, label):
+def tamper(tools, frozen, freeze_report, source, flags, work, label, model_io):
     """Scales the largest float Const from a variable by 1.01; returns
-    (ok, description)."""
+    (ok, description). When frost-verify's numeric check sees no output
+    move, TensorFlow runs both graphs on the model's inputs (model_io:
+    (spec, model_dir, suffix)) to say whether they can."""
     import numpy as np
     import tensorflow as tf
     graph = load_graph(frozen)
@@ -231,6 +243,26 @@ def tamper(tools, frozen, freeze_report, source, flags, work, label):
         seen = "numeric: NOT CHECKED"
     else:
         seen = "numeric: unmoved"
+        # TensorFlow runs both graphs on the inputs frost-verify fed: did an
+        # output move by more than frost-verify's tolerance for it?
+        values = os.path.join(work, label + ".tampered.values")
+        shutil.rmtree(values, ignore_errors=True)
+        verify(tools, path, source, flags + ["--save-values", values])
+        index = json.load(open(os.path.join(values, "index.json")))["values"]
+        feeds = {v["tensor"]: np.load(os.path.join(values, v["file"]), allow_pickle=True)
+                 for v in index if v["role"] == "input"}
+        outs = report["numeric"]["outputs"]
+        fetches = [o["tensor"] for o in outs]
+        init = init_ops(freeze_report)
+        before = tf_session_run(load_graph(frozen), feeds, fetches, init)
+        after = tf_session_run(graph, feeds, fetches, init)
+        worst = max((float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64))))
+                     / o["tolerance"], o["tensor"]) for o, a, b in zip(outs, after, before))
+        if worst[0] > 1:
+            return False, ("%s: frost-verify's numeric check saw no change, but TensorFlow's %s "
+                           "moved by %.2g times its tolerance" % (name, worst[1], worst[0]))
+        seen += (" (TensorFlow: %s moves by %.2g of frost-verify's tolerance on its inputs)"
+                 % (worst[1], worst[0]))
     what = "%s %s (%d elements) x%.2f" % (name, value.dtype, value.size, TAMPER_SCALE)
     if status != 1 or report["passed"] or not named:
         return False, "%s: NOT CAUGHT (exit %d; %s)" % (what, status, "; ".join(findings(report)))
@@ -245,7 +277,8 @@ def runs_of(models, only):
         d = os.path.join(models, name)
         if not os.path.isdir(d) or (only and name not in only):
             continue
-        for spec_file in sorted(f for f in os.listdir(d) if re.fullmatch(r"spec(\..+)?\.json", f)):
+        specs = [f for f in os.listdir(d) if re.fullmatch(r"spec(\..+)?\.json", f)]
+        for spec_file in sorted(specs, key=lambda f: (f != "spec.json", f)):
             spec = json.load(open(os.path.join(d, spec_file)))
             suffix = spec_file[len("spec"):-len(".json")]
             for r in spec["runs"]:
@@ -382,7 +415,8 @@ def main():
         if res["unchecked"]:
             line += "; NOT CHECKED: " + ", ".join(sorted(res["unchecked"]))
         if args.tf_check:
-            problems = tf_check(frozen, spec, model_dir, suffix)
+            problems = tf_check(frozen, spec, model_dir, suffix,
+                                init_ops(json.load(open(freeze_report))))
             res["tf_check"] = problems or "agrees"
             if problems:
                 errors.append("%s: TensorFlow's run of the frozen graph differs from the source: %s"
@@ -392,7 +426,8 @@ def main():
                 line += "; TensorFlow agrees"
         print(line, flush=True)
         if args.tamper:
-            ok, text = tamper(tools, frozen, json.load(open(freeze_report)), source, flags, work, safe)
+            ok, text = tamper(tools, frozen, json.load(open(freeze_report)), source, flags, work, safe,
+                              (spec, model_dir, suffix))
             res["tamper"] = text
             print("  tamper: " + text, flush=True)
             if not ok:

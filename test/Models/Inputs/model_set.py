@@ -239,10 +239,26 @@ def image_input(r, size=32, channels=3):
     return {"serving_default": {"image": normal(r, (BATCH, size, size, channels))}}
 
 
+def calibrate_batch_norms(m, r, shape):
+    """Moving statistics from one batch (momentum 0 for one training-mode
+    call): fresh weights=None models keep mean 0, variance 1, whose
+    activations saturate (MobileNet's ReLU6) so that no weight moves the
+    output; calibrated, every layer sees normalised activations."""
+    k = keras()
+    norms = [l for l in m._flatten_layers() if isinstance(l, k.layers.BatchNormalization)]
+    for layer in norms:
+        layer.momentum = 0.0
+    m(normal(r, (8,) + shape), training=True)
+    for layer in norms:
+        layer.momentum = 0.99
+
+
 def keras_app(path, r, make):
     k = keras()
     inp = k.Input((32, 32, 3), name="image")
-    export_keras(make(inp), path)
+    m = make(inp)
+    calibrate_batch_norms(m, r, (32, 32, 3))
+    export_keras(m, path)
     return {"inputs": image_input(r)}
 
 
@@ -322,7 +338,9 @@ def build_keras_unet_dilated(path, r):
     u1 = L.UpSampling2D(interpolation="bilinear")(c3)
     c4 = L.Conv2D(8, 3, padding="same", activation="relu")(L.Concatenate()([u1, c1]))
     out = L.Conv2D(2, 1, activation="softmax")(c4)
-    export_keras(k.Model(inp, out), path)
+    m = k.Model(inp, out)
+    calibrate_batch_norms(m, r, (32, 32, 3))
+    export_keras(m, path)
     return {"inputs": image_input(r)}
 
 
