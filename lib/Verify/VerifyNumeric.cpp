@@ -199,8 +199,8 @@ std::string worstText(const OutputCheck &C) {
 /// "atol 1e-05 + rtol 1e-05 * |source|", or what judged an output below atol.
 std::string toleranceText(const OutputCheck &C) {
   if (C.BelowAtol)
-    return absl::StrCat("every source value below atol ", formatDiff(C.Atol),
-                        ", which cannot see them: rtol ", formatDiff(C.Rtol), " * |source| alone");
+    return absl::StrCat("rtol ", formatDiff(C.Rtol), " * |source| alone (every source value is "
+                        "below atol ", formatDiff(C.Atol), ", which cannot see them)");
   return absl::StrCat("atol ", formatDiff(C.Atol), " + rtol ", formatDiff(C.Rtol), " * |source|");
 }
 
@@ -417,7 +417,7 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
             {"numeric", Tensor,
              absl::StrCat("differs from the source in ", C.Differing, " of ", C.Elements,
                           C.Exact ? " values (compared exactly)"
-                                  : absl::StrCat(" values (", toleranceText(C), ")"),
+                                  : absl::StrCat(" values, outside ", toleranceText(C)),
                           "; ", worstText(C))});
       R.Outputs.push_back(std::move(C));
     }
