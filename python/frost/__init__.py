@@ -183,7 +183,6 @@ def freeze(model: ModelData, outputs: Names = None, *, checkpoint: Optional[Path
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           atol: Optional[float] = None, rtol: Optional[float] = None,
            output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
 
@@ -196,7 +195,6 @@ def freeze(model: Any, outputs: Names = None, *, checkpoint: Optional[PathLike] 
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           atol: Optional[float] = None, rtol: Optional[float] = None,
            output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any: ...
 
@@ -208,7 +206,6 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           atol: Optional[float] = None, rtol: Optional[float] = None,
            output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
@@ -228,7 +225,6 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
       could not compute (an op without a kernel), raises FrostError and nothing is written.
     allow_unchecked: with verify, pass what was checked when an output could not be
       computed, as freeze-graph --verify --allow-unchecked.
-    atol, rtol: verify's tolerances, as frost-verify's --atol and --rtol.
     eval_budget, eval_max_bytes: what verify's runs may spend, as freeze-graph's
       --eval-budget and --eval-max-bytes.
     output: write the frozen GraphDef there (atomically) and return None.
@@ -245,7 +241,7 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
     options["optimize"] = bool(optimize)
-    checks = _checks(None, atol, rtol, None, None, eval_budget, eval_max_bytes, allow_unchecked)
+    checks = _checks(None, None, None, None, None, eval_budget, eval_max_bytes, allow_unchecked)
     result, warned = _frost.freeze(_model(model, "model"), options, checks, bool(verify),
                                    _path(output, "output") or "", bool(text),
                                    _path(report, "report") or "")
