@@ -152,7 +152,8 @@ void compareOutput(const TensorData &Got, const TensorData &Want, const NumericO
   uint64_t Width = isComplex(Want.dtype()) ? 2 : 1;
   // The worst element: furthest outside its tolerance (the largest
   // difference over tolerance), else the largest difference.
-  double WorstExcess = -1;
+  double WorstExcess = -1, WorstAbs = 0, WorstRel = 0;
+  uint64_t WorstElement = 0;
   for (uint64_t I = 0; I < Count; I += Width) {
     bool Differs = false;
     for (uint64_t K = I; K < I + Width; ++K) {
@@ -172,12 +173,17 @@ void compareOutput(const TensorData &Got, const TensorData &Want, const NumericO
       double Excess = Allowed > 0 ? Abs / Allowed : INFINITY;
       if (Excess > WorstExcess) {
         WorstExcess = Excess;
-        double Rel = B != 0 ? Abs / std::fabs(B) : INFINITY;
-        Out.Worst = element(I / Width, Abs, std::isnan(Rel) ? INFINITY : Rel);
+        WorstElement = I / Width;
+        WorstAbs = Abs;
+        WorstRel = B != 0 && !std::isnan(B) ? Abs / std::fabs(B) : INFINITY;
       }
     }
     Out.Differing += Differs;
   }
+  // Formatted once, after the scan: an output of millions of elements
+  // whose differences keep growing costs no text per element.
+  if (WorstExcess >= 0)
+    Out.Worst = element(WorstElement, WorstAbs, WorstRel);
 }
 
 /// The worst element, for a report line: "worst at [0,3]: frozen 4.0,
