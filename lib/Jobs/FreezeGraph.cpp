@@ -10,6 +10,9 @@
 
 #include "JobsInternal.h"
 
+#include "frost/IR/CandidateOutputs.h"
+#include "frost/IR/OpClasses.h"
+
 #include "absl/strings/str_cat.h"
 
 #include <chrono>
@@ -119,14 +122,37 @@ absl::StatusOr<verify::VerifyReport> verifyFrozenGraph(Context &Ctx,
                          readGraphSource(Ctx, Options.Frozen, {}, /*Verify=*/true, Timing));
   FreezeOptions O = Options.Freeze;
   O.KeepSource = true;
+  bool Unnamed = O.Outputs.empty() && O.Signature.empty();
+  std::string Chosen;
   absl::StatusOr<FreezeResult> Expected = [&] {
     Stopwatch Timer(Timing, "freeze the source");
     return freeze(Ctx, O);
   }();
+  // No --outputs: a SavedModel's freeze takes its signature's; else the
+  // frozen graph's sinks (what nothing reads, less no-ops, Saver and
+  // initializer nodes) are what it was frozen for.
+  if (Unnamed && Expected.ok() && !Expected->Signature.empty())
+    Chosen = absl::StrCat("signature '", Expected->Signature, "'");
+  if (Unnamed && !Expected.ok()) {
+    for (const Node *N : candidateOutputNodes(*Frozen))
+      if (!isAnyVariableOp(N->op()) && !isTableInitializerOp(N->op()))
+        O.Outputs.push_back(N->name().str());
+    if (!O.Outputs.empty()) {
+      Chosen = "the frozen graph's sinks";
+      Stopwatch Timer(Timing, "freeze the source");
+      Expected = freeze(Ctx, O);
+    }
+  }
   if (!Expected.ok())
     return Expected.status();
   Stopwatch Timer(Timing, "verify");
-  return verify::verifyFrozen(Ctx, *Expected, *Frozen, Options.Frozen.name(), Options.Numeric);
+  FROST_ASSIGN_OR_RETURN(verify::VerifyReport R,
+                         verify::verifyFrozen(Ctx, *Expected, *Frozen, Options.Frozen.name(),
+                                              Options.Numeric));
+  R.OutputsChosen = Chosen;
+  for (const FreezeOutput &Out : Expected->Outputs)
+    R.OutputNames.push_back(Out.Node);
+  return R;
 }
 
 } // namespace frost

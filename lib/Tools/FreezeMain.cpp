@@ -50,6 +50,10 @@ ArgParser makeParser(FreezeCommandLine &C) {
          "Then check the frozen graph as frost-verify does (constants,\n"
          "structure, outputs on random inputs); write nothing unless it holds",
          flag(C.Verify), Main});
+  P.add({{"allow-unchecked"}, K::Bool, "",
+         "With --verify: pass what was checked when an output could not\n"
+         "be computed (an op without a kernel); by default that fails",
+         flag(C.AllowUnchecked), Main});
   addEvalBudgetFlags(P, C.Budget, Main);
   P.add({{"quiet", "q"}, K::Bool, "", "Print errors and warnings only", flag(C.Quiet), Main});
   P.add({{"verbose", "v"}, K::Bool, "",
@@ -121,6 +125,7 @@ int runFreeze(FreezeCommandLine &C) {
   Job.ReportPath = C.ReportPath;
   Job.Verify = C.Verify;
   Job.Numeric.Budget = C.Budget;
+  Job.Numeric.AllowUnchecked = C.AllowUnchecked;
   absl::StatusOr<FreezeGraphResult> Result = freezeGraph(Ctx, Job);
   if (!Result.ok())
     return jobFailure(Result.status());

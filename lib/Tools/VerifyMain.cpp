@@ -77,18 +77,25 @@ ArgParser makeParser(VerifyCommandLine &C) {
          "dimensions 1 first and 8 after); repeat for more inputs",
          [&C](llvm::StringRef V) { return parseInputShape(V, C.Numeric); }, Main});
   P.add({{"atol"}, K::Value, "X",
-         "Absolute tolerance of the output comparison (default by dtype:\n"
-         "float32 1e-6, float64 1e-12, half 1e-3, bfloat16 1e-2)",
+         "An element holds when |frozen - source| <= atol + rtol * |source|\n"
+         "(default by dtype: float32 1e-5, float64 1e-8, half 1e-3,\n"
+         "bfloat16 1e-2); an output whose source values all lie below\n"
+         "atol is judged by rtol alone",
          [&C](llvm::StringRef V) { return parseDouble(V, C.Numeric.Atol); }, Main});
   P.add({{"rtol"}, K::Value, "X",
-         "Tolerance relative to an output's largest value (default:\n"
-         "float32 1e-4, float64 1e-9, half 1e-2, bfloat16 5e-2)",
+         "Tolerance relative to each source element (default: float32\n"
+         "1e-5, float64 1e-5, half 1e-2, bfloat16 5e-2)",
          [&C](llvm::StringRef V) { return parseDouble(V, C.Numeric.Rtol); }, Main});
   P.add({{"no-numeric"}, K::Bool, "", "Skip running the two graphs",
          flag(C.Numeric.Run, /*Invert=*/true), Main});
+  P.add({{"allow-unchecked"}, K::Bool, "",
+         "Pass what was checked when an output could not be computed\n"
+         "(an op without a kernel, a while loop): NOT CHECKED, said;\n"
+         "by default that fails",
+         flag(C.Numeric.AllowUnchecked), Main});
   P.add({{"strict"}, K::Bool, "",
-         "Fail when an output could not be compared (an op without a\n"
-         "kernel), not only when a check found something",
+         "Fail when an output could not be compared (the default;\n"
+         "overrides --allow-unchecked)",
          flag(C.Strict), Main});
   P.add({{"save-values"}, K::Value, "DIR",
          "Write the inputs and both graphs' outputs there (.npy files\n"
@@ -113,8 +120,10 @@ const char *Usage =
     "checkpoint's bytes; the outputs reach no variable, no input INPUT lacks, no Saver node, no\n"
     "reference, no edge of the wrong dtype; and both graphs, run by Frost's evaluator on the\n"
     "same seeded random inputs, give the same outputs. One line per finding, naming the node.\n"
-    "Exit status: 0 when every check held, 1 when one did not (or an input cannot be read),\n"
-    "2 for a bad command line. docs/verify.md explains each check.\n";
+    "Without --outputs: the source's signature, else the frozen graph's sinks.\n"
+    "Exit status: 0 when every check held and every output was compared (or\n"
+    "--allow-unchecked), 1 when not (or an input cannot be read), 2 for a bad command line.\n"
+    "docs/verify.md explains each check.\n";
 
 int runVerify(VerifyCommandLine &C) {
   if (C.Positional.size() != 1)
@@ -139,6 +148,8 @@ int runVerify(VerifyCommandLine &C) {
   Job.Freeze = C.O;
   Job.Freeze.PM.Timing = &Timing;
   Job.Numeric = C.Numeric;
+  if (C.Strict)
+    Job.Numeric.AllowUnchecked = false;
   absl::StatusOr<verify::VerifyReport> Report = verifyFrozenGraph(Ctx, Job);
   if (!Report.ok())
     return jobFailure(Report.status());
@@ -150,6 +161,13 @@ int runVerify(VerifyCommandLine &C) {
   if (C.Timing)
     Timing.print(llvm::errs());
   // The verdict on stderr too, for scripts that read only that.
+  if (!Report->passed() && Report->Findings.empty()) {
+    llvm::errs() << "error: " << FrozenPath << ": verification failed: "
+                 << verify::verdictText(*Report, "frost-verify").substr(
+                        llvm::StringRef("frost-verify: FAILED: ").size())
+                 << "\n";
+    return 1;
+  }
   if (!Report->passed()) {
     const verify::Finding &F = Report->Findings.front();
     llvm::errs() << "error: " << FrozenPath << ": verification failed: "
@@ -157,11 +175,6 @@ int runVerify(VerifyCommandLine &C) {
                  << (Report->Findings.size() == 1 ? " finding" : " findings") << ", the first: "
                  << F.Check << ": " << (F.Node.empty() ? "" : "'" + F.Node + "' ") << F.Message
                  << "\n";
-    return 1;
-  }
-  if (C.Strict && !Report->complete()) {
-    llvm::errs() << "error: " << FrozenPath
-                 << ": --strict: not every output was compared (see NOT CHECKED)\n";
     return 1;
   }
   return 0;

@@ -48,7 +48,7 @@ private:
   void runNode(const Node &N);
   absl::StatusOr<std::vector<std::optional<TensorData>>> compute(const Node &N,
                                                                  std::vector<TensorData> Inputs);
-  void fail(const Node &N, std::string Reason, bool NoKernel = false);
+  void fail(const Node &N, std::string Reason, bool NoKernel = false, bool OverLimit = false);
   void release(const Node &Producer);
 
   const Graph &G;
@@ -79,11 +79,11 @@ uint64_t bytesOf(const std::vector<std::optional<TensorData>> &Values) {
   return Bytes;
 }
 
-void Runner::fail(const Node &N, std::string Reason, bool NoKernel) {
+void Runner::fail(const Node &N, std::string Reason, bool NoKernel, bool OverLimit) {
   NodeState &S = States[N.id()];
   S.State = NodeState::Failed;
   S.Why = std::make_shared<NotComputed>(
-      NotComputed{N.name().str(), N.op().str(), std::move(Reason), NoKernel});
+      NotComputed{N.name().str(), N.op().str(), std::move(Reason), NoKernel, OverLimit});
   if (NoKernel)
     Result.NoKernel[N.op().str()].push_back(N.name().str());
 }
@@ -248,7 +248,8 @@ void Runner::runNode(const Node &N) {
   if (LiveBytes + Bytes > MaxLiveBytes)
     return fail(N, absl::StrCat("the run would hold more than ", MaxLiveBytes >> 30,
                                 " GiB of tensors (verification's budget); feed smaller "
-                                "inputs with --input-shape"));
+                                "inputs with --input-shape"),
+                /*NoKernel=*/false, /*OverLimit=*/true);
   ++Result.NodesRun;
   S.State = NodeState::Ran;
   S.Outputs = *std::move(Out);

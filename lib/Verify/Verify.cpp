@@ -21,6 +21,8 @@
 #include "frost/IR/ConstValue.h"
 #include "frost/Checkpoint/TensorSlice.h"
 #include "frost/Verify/GraphRunner.h"
+#include "frost/IR/FunctionBody.h"
+#include "frost/Tensor/TensorProtoCodec.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -49,7 +51,6 @@ std::string formatDiff(double V) {
   return absl::StrFormat("%.3g", V);
 }
 
-/// Element `I` of `T` as text, exactly (numbers as JSON spells them).
 std::string elementText(const TensorData &T, int64_t I) {
   inspect::ElementFormatter F(T.dtype(), T.bytes(), T.elements(), inspect::Style::Json);
   return F.supported() ? F(static_cast<uint64_t>(I)) : "?";
@@ -138,13 +139,14 @@ absl::StatusOr<TensorData> checkpointValue(const CheckpointReader &Reader,
 /// Why `Got` (the frozen Const) is not `Want` (the checkpoint's value), or
 /// nothing. A float Const may hold the same numbers in another float dtype
 /// (compute-in-float32 widens half weights).
-std::optional<std::string> constantDifference(const TensorData &Got, const TensorData &Want) {
+std::optional<std::string> constantDifference(const TensorData &Got, const TensorData &Want,
+                                              llvm::StringRef Whose = "the checkpoint") {
   if (Got.shape() != Want.shape())
-    return absl::StrCat("has shape ", formatShape(Got.shape()), ", the checkpoint ",
+    return absl::StrCat("has shape ", formatShape(Got.shape()), ", ", Whose.str(), " ",
                         formatShape(Want.shape()));
   if (Got.dtype() != Want.dtype() &&
       !(isFloating(Got.dtype()) && isFloating(Want.dtype())))
-    return absl::StrCat("is ", dataTypeName(Got.dtype()), ", the checkpoint ",
+    return absl::StrCat("is ", dataTypeName(Got.dtype()), ", ", Whose.str(), " ",
                         dataTypeName(Want.dtype()));
   int64_t First = -1, Count = 0;
   if (Got.dtype() == Want.dtype() && Got.isFixedSize()) {
@@ -176,8 +178,91 @@ std::optional<std::string> constantDifference(const TensorData &Got, const Tenso
   if (Count == 0)
     return std::nullopt;
   return absl::StrCat(Count, " of ", Got.numElements(), " elements differ (first at element ",
-                      First, ": ", elementText(Got, First), ", the checkpoint ",
+                      First, ": ", elementText(Got, First), ", ", Whose.str(), " ",
                       elementText(Want, First), ")");
+}
+
+/// Why Const value `Got` is not `Want`, the same-named Const of the source,
+/// or nothing. `Refrozen` is that Const in the source frozen again the
+/// same way: a pass that rewrote it (--optimize) rewrote it alike.
+std::optional<std::string> sourceConstantDifference(const TensorData &Got, const TensorData &Want,
+                                                    const TensorData *Refrozen) {
+  std::optional<std::string> Why = constantDifference(Got, Want, "the source");
+  if (Why && Refrozen && !constantDifference(Got, *Refrozen))
+    return std::nullopt;
+  return Why;
+}
+
+/// Every Const the frozen graph kept from the source (by name, a Const
+/// there too), in the graph and in the library's functions, holds the
+/// source's bytes: not only those that came from variables. A tampered
+/// anchor is caught even where no output can be computed.
+void checkSourceConstants(const FreezeResult &Expected, const Model &Frozen, VerifyReport &R) {
+  if (!Expected.Source)
+    return;
+  std::map<std::string, VariableSource, std::less<>> Converted = convertedVariables(Expected);
+  const Graph &S = Expected.Source->graph();
+  const Graph *Refrozen = Expected.M ? &Expected.M->graph() : nullptr;
+  for (const Node &N : Frozen.graph()) {
+    if (N.op() != "Const" || Converted.count(N.name()))
+      continue;
+    const Node *Want = S.findNode(N.name());
+    if (!Want || Want->op() != "Const")
+      continue;
+    absl::StatusOr<TensorData> GotValue = constValue(N), WantValue = constValue(*Want);
+    if (!GotValue.ok() || !WantValue.ok())
+      continue; // a Const that does not decode is the structure check's
+    ++R.SourceConstantsChecked;
+    std::optional<TensorData> RefrozenValue;
+    if (const Node *Again = Refrozen ? Refrozen->findNode(N.name()) : nullptr;
+        Again && Again->op() == "Const")
+      if (absl::StatusOr<TensorData> V = constValue(*Again); V.ok())
+        RefrozenValue = *std::move(V);
+    if (std::optional<std::string> Why = sourceConstantDifference(
+            *GotValue, *WantValue, RefrozenValue ? &*RefrozenValue : nullptr))
+      R.Findings.push_back({"constants", N.name().str(),
+                            absl::StrCat("(Const) does not hold the source's value: ", *Why)});
+  }
+  // Functions of the same name: their Consts by node name.
+  FunctionIndex SourceFunctions(S.library());
+  std::optional<FunctionIndex> RefrozenFunctions;
+  if (Refrozen)
+    RefrozenFunctions.emplace(Refrozen->library());
+  auto constOf = [](const tensorflow::FunctionDef *F,
+                    const std::string &Name) -> std::optional<TensorData> {
+    if (!F)
+      return std::nullopt;
+    for (const tensorflow::NodeDef &D : F->node_def())
+      if (D.name() == Name && D.op() == "Const")
+        if (auto It = D.attr().find("value"); It != D.attr().end())
+          if (absl::StatusOr<TensorData> V = decodeTensorProto(It->second.tensor(), D.name());
+              V.ok())
+            return *std::move(V);
+    return std::nullopt;
+  };
+  for (const tensorflow::FunctionDef &F : Frozen.graph().library().function()) {
+    const std::string &Function = F.signature().name();
+    const tensorflow::FunctionDef *SourceF = SourceFunctions.find(Function);
+    if (!SourceF)
+      continue;
+    for (const tensorflow::NodeDef &D : F.node_def()) {
+      if (D.op() != "Const")
+        continue;
+      std::optional<TensorData> Want = constOf(SourceF, D.name());
+      std::optional<TensorData> Got = constOf(&F, D.name());
+      if (!Want || !Got)
+        continue;
+      ++R.SourceConstantsChecked;
+      std::optional<TensorData> Again =
+          RefrozenFunctions ? constOf(RefrozenFunctions->find(Function), D.name()) : std::nullopt;
+      if (std::optional<std::string> Why =
+              sourceConstantDifference(*Got, *Want, Again ? &*Again : nullptr))
+        R.Findings.push_back(
+            {"constants", absl::StrCat(Function, "/", D.name()),
+             absl::StrCat("(Const in function ", inQuotes(Function),
+                          ") does not hold the source's value: ", *Why)});
+    }
+  }
 }
 
 void checkConstants(const FreezeResult &Expected, const Model &Frozen,
@@ -313,6 +398,56 @@ void checkInputs(const FreezeResult &Expected, const Graph &G, VerifyReport &R) 
   }
 }
 
+/// Variable writes the outputs reach in the frozen graph, or in the
+/// functions the nodes they reach call (a branch of an If, a loop's body):
+/// a frozen graph has no variables to write, so TensorFlow cannot run
+/// them. Writes to a variable freezing left (--except) are fine; inside
+/// functions, which variable is written is not traced, so they are left
+/// alone then.
+void checkVariableWrites(const Graph &G, const std::vector<bool> &Needed,
+                         const llvm::StringSet<> &Kept, VerifyReport &R) {
+  FunctionIndex Functions(G.library());
+  std::vector<std::pair<const tensorflow::FunctionDef *, std::string>> Work;
+  llvm::StringSet<> Seen;
+  auto call = [&](const std::string &Name, llvm::StringRef Caller) {
+    if (const tensorflow::FunctionDef *F = Functions.find(Name); F && Seen.insert(Name).second)
+      Work.push_back({F, Caller.str()});
+  };
+  for (const Node &N : G) {
+    if (!Needed[N.id()])
+      continue;
+    if (isAssignOp(N.op())) {
+      const Node *Target = N.numInputs() ? N.input(0).Src : nullptr;
+      if (!Target || !Kept.contains(Target->name()))
+        R.Findings.push_back({"structure", N.name().str(),
+                              absl::StrCat("(", N.op().str(), ") writes a variable, which a "
+                                           "frozen graph has not: TensorFlow cannot run it")});
+      continue;
+    }
+    call(N.op().str(), N.name());
+    for (const auto &[Name, Value] : N.attrs())
+      forEachFunctionName(Value, [&](const std::string &F) { call(F, N.name()); });
+  }
+  if (!Kept.empty())
+    return;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    auto [F, Caller] = Work[I];
+    for (const tensorflow::NodeDef &D : F->node_def()) {
+      if (isAssignOp(D.op()))
+        R.Findings.push_back(
+            {"structure", Caller,
+             absl::StrCat("calls function ", inQuotes(F->signature().name()), ", whose ",
+                          inQuotes(D.name()), " (", D.op(), ") writes a variable, which a "
+                          "frozen graph has not: TensorFlow cannot run it")});
+      call(D.op(), Caller);
+      for (const auto &[Name, Value] : D.attr())
+        forEachFunctionName(Value, [&, Caller = Caller](const std::string &Callee) {
+          call(Callee, Caller);
+        });
+    }
+  }
+}
+
 void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyReport &R) {
   const Graph &G = Frozen.graph();
   auto finding = [&](llvm::StringRef Node, std::string Message) {
@@ -353,6 +488,7 @@ void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyRep
       finding(N.name(), absl::StrCat("(", N.op().str(),
                                      ") is an input the source does not have"));
   }
+  checkVariableWrites(G, Needed, Kept, R);
   checkInputs(Expected, G, R);
   OpRegistry Ops = verifyOpRegistry(Expected, Frozen);
   R.HasOpDefs = !Ops.empty();
@@ -373,10 +509,10 @@ void checkStructure(const FreezeResult &Expected, const Model &Frozen, VerifyRep
 using namespace detail;
 
 
-bool VerifyReport::complete() const {
-  return NumericRun && llvm::all_of(Outputs, [](const OutputCheck &O) {
-           return O.NotChecked.empty();
-         });
+bool VerifyReport::complete() const { return NumericRun && unchecked() == 0; }
+
+size_t VerifyReport::unchecked() const {
+  return llvm::count_if(Outputs, [](const OutputCheck &O) { return !O.NotChecked.empty(); });
 }
 
 absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expected,
@@ -391,6 +527,8 @@ absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expe
   R.Source = Expected.GraphPath;
   R.Checkpoint = Expected.Checkpoint;
   R.Seed = Options.Seed;
+  R.AllowUnchecked = Options.AllowUnchecked;
+  R.NumericAsked = Options.Run;
   std::unique_ptr<CheckpointReader> Reader;
   if (!Expected.Checkpoint.empty()) {
     // As the user named it (--checkpoint train/): resolved as freezing did.
@@ -398,6 +536,7 @@ absl::StatusOr<VerifyReport> verifyFrozen(Context &Ctx, const FreezeResult &Expe
     FROST_ASSIGN_OR_RETURN(Reader, CheckpointReader::open(Ctx, Where.Prefix));
   }
   checkConstants(Expected, Frozen, Reader.get(), R);
+  checkSourceConstants(Expected, Frozen, R);
   checkStructure(Expected, Frozen, R);
   if (Options.Run)
     checkNumeric(Ctx, Expected, Frozen, Reader.get(), Options, R);

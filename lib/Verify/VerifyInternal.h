@@ -25,6 +25,14 @@ std::string inQuotes(llvm::StringRef S);
 /// A difference or tolerance in three digits; "inf".
 std::string formatDiff(double V);
 
+/// Element `I` of `T` as text, exactly (numbers as JSON spells them).
+std::string elementText(const TensorData &T, int64_t I);
+/// An output's worst element ("worst at [0,3]: frozen 4.0, source 5.0 (abs
+/// diff 1, rel diff 0.2)"; "first at [1]: ..." compared exactly); "" if none.
+std::string worstText(const OutputCheck &C);
+/// The tolerance an output was judged by, in words.
+std::string toleranceText(const OutputCheck &C);
+
 /// `T` converted by the evaluator's Cast (TensorFlow's conversions).
 absl::StatusOr<TensorData> castTo(const TensorData &T, tensorflow::DataType To);
 bool isFloating(tensorflow::DataType T);

@@ -29,14 +29,48 @@ std::string noKernelText(const std::map<std::string, std::vector<std::string>> &
   return absl::StrJoin(Parts, "; ");
 }
 
-void printFindings(llvm::raw_ostream &OS, const VerifyReport &R) {
+
+} // namespace
+
+static std::string notCheckedText(const VerifyReport &R) {
+  size_t Unchecked = R.unchecked();
+  std::string Text = absl::StrCat(
+      "NOT CHECKED numerically: ",
+      R.NumericRun ? absl::StrCat(Unchecked, Unchecked == 1 ? " output" : " outputs")
+                   : std::string("every output"));
+  if (!R.NoKernel.empty())
+    absl::StrAppend(&Text, " (no kernel for ", noKernelText(R.NoKernel), ")");
+  return Text;
+}
+
+std::string verdictText(const VerifyReport &R, llvm::StringRef Tool) {
+  std::string Unchecked = R.complete() ? "" : notCheckedText(R);
+  if (!R.Findings.empty())
+    return absl::StrCat(Tool.str(), ": FAILED: ", R.Findings.size(),
+                        R.Findings.size() == 1 ? " finding" : " findings",
+                        Unchecked.empty() ? "" : "; ", Unchecked);
+  if (R.complete())
+    return absl::StrCat(Tool.str(), ": PASSED");
+  if (!R.NumericAsked)
+    return absl::StrCat(Tool.str(), ": PASSED what was checked; NOT CHECKED numerically "
+                                    "(--no-numeric)");
+  if (R.AllowUnchecked)
+    return absl::StrCat(Tool.str(), ": PASSED what was checked (--allow-unchecked); ", Unchecked);
+  return absl::StrCat(Tool.str(), ": FAILED: ", Unchecked,
+                      "; --allow-unchecked passes what was checked");
+}
+
+/// One line per finding; when only outputs NOT CHECKED fail the verdict,
+/// one line saying so (naming the ops without kernels).
+static void printFindings(llvm::raw_ostream &OS, const VerifyReport &R) {
   for (const Finding &F : R.Findings)
     OS << "error: " << R.Frozen << ": " << F.Check << ": "
        << (F.Node.empty() ? std::string() : absl::StrCat(inQuotes(F.Node), " ")) << F.Message
        << "\n";
+  if (R.Findings.empty() && !R.passed())
+    OS << "error: " << R.Frozen << ": " << notCheckedText(R)
+       << "; --allow-unchecked passes what was checked\n";
 }
-
-} // namespace
 
 void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::StringRef Tool,
                        bool FindingsOnly) {
@@ -52,7 +86,12 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
      << " compared with the checkpoint";
   if (R.ConstantsAbsent)
     OS << " (" << R.ConstantsAbsent << " folded into other constants or not needed)";
-  OS << "\n";
+  OS << "; " << R.SourceConstantsChecked
+     << (R.SourceConstantsChecked == 1 ? " constant" : " constants")
+     << " of the source compared with it\n";
+  if (!R.OutputsChosen.empty())
+    OS << "outputs: " << absl::StrJoin(R.OutputNames, ", ") << " (no --outputs: "
+       << R.OutputsChosen << ")\n";
   OS << "structure: " << R.NodesReached << " nodes reached from the outputs; ";
   OS << R.EdgesTyped << " edge dtypes checked against OpDefs\n";
   if (!R.NumericRun) {
@@ -68,32 +107,29 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
         OS << "  " << O.Tensor << ": NOT CHECKED: " << O.NotChecked << "\n";
         continue;
       }
+      if (!O.Failed.empty()) {
+        OS << "  " << O.Tensor << ": FAILED: cannot be computed: " << O.Failed << "\n";
+        continue;
+      }
       OS << "  " << O.Tensor << " " << O.DType << " " << formatShape(O.Shape) << ": ";
-      if (O.Exact)
-        OS << O.Differing << " of " << O.Elements << " differ (compared exactly)\n";
-      else
-        OS << "max abs diff " << formatDiff(O.MaxAbs) << ", max rel diff "
-           << formatDiff(O.MaxRel) << " (" << O.Elements
-           << (O.Elements == 1 ? " value" : " values") << ", tolerance "
-           << formatDiff(O.Tolerance) << ")\n";
+      std::string Worst = worstText(O);
+      if (O.Exact) {
+        OS << O.Differing << " of " << O.Elements << " differ (compared exactly)"
+           << (Worst.empty() ? "" : "; ") << Worst << "\n";
+        continue;
+      }
+      // A failing element is never printed beside a passing verdict: the
+      // line says how many are outside the tolerance and which is worst.
+      OS << (O.Differing ? "FAILED: " : "") << O.Differing << " of " << O.Elements
+         << " values outside " << toleranceText(O)
+         << "; max abs diff " << formatDiff(O.MaxAbs) << (Worst.empty() ? "" : "; ") << Worst
+         << "\n";
     }
     if (!R.NoKernel.empty())
       OS << "numeric: no kernel for " << noKernelText(R.NoKernel) << "\n";
   }
   printFindings(OS, R);
-  size_t Unchecked = llvm::count_if(R.Outputs, [](const OutputCheck &O) {
-    return !O.NotChecked.empty();
-  });
-  if (!R.passed())
-    OS << Tool << ": FAILED: " << R.Findings.size()
-       << (R.Findings.size() == 1 ? " finding" : " findings") << "\n";
-  else if (!R.complete())
-    OS << Tool << ": PASSED what was checked; NOT CHECKED numerically: "
-       << (R.NumericRun ? absl::StrCat(Unchecked, Unchecked == 1 ? " output" : " outputs")
-                        : std::string("every output"))
-       << "\n";
-  else
-    OS << Tool << ": PASSED\n";
+  OS << verdictText(R, Tool) << "\n";
 }
 
 std::string verifyReportJson(const VerifyReport &R) {
@@ -115,12 +151,16 @@ std::string verifyReportJson(const VerifyReport &R) {
     J.boolean(R.passed());
     J.key("complete");
     J.boolean(R.complete());
+    J.key("allow_unchecked");
+    J.boolean(R.AllowUnchecked);
     J.key("constants");
     J.objectBegin();
     J.key("compared");
     J.number(static_cast<uint64_t>(R.ConstantsChecked));
     J.key("absent");
     J.number(static_cast<uint64_t>(R.ConstantsAbsent));
+    J.key("source_compared");
+    J.number(static_cast<uint64_t>(R.SourceConstantsChecked));
     J.objectEnd();
     J.key("structure");
     J.objectBegin();
@@ -137,6 +177,7 @@ std::string verifyReportJson(const VerifyReport &R) {
     J.boolean(R.NumericRun);
     J.key("seed");
     J.number(R.Seed);
+    J.member("outputs_chosen", R.OutputsChosen);
     J.key("inputs");
     J.arrayBegin();
     for (const FedInput &I : R.Inputs) {
@@ -155,6 +196,8 @@ std::string verifyReportJson(const VerifyReport &R) {
       J.member("tensor", O.Tensor);
       if (!O.NotChecked.empty()) {
         J.member("not_checked", O.NotChecked);
+      } else if (!O.Failed.empty()) {
+        J.member("failed", O.Failed);
       } else {
         J.member("dtype", O.DType);
         J.key("shape");
@@ -167,10 +210,29 @@ std::string verifyReportJson(const VerifyReport &R) {
         J.boolean(O.Exact);
         J.key("max_abs_diff");
         number(O.MaxAbs);
-        J.key("max_rel_diff");
-        number(O.MaxRel);
-        J.key("tolerance");
-        number(O.Tolerance);
+        if (!O.Exact) {
+          J.key("atol");
+          number(O.Atol);
+          J.key("rtol");
+          number(O.Rtol);
+          J.key("below_atol");
+          J.boolean(O.BelowAtol);
+        }
+        if (O.Worst) {
+          J.key("worst");
+          J.objectBegin();
+          J.key("index");
+          J.inlineArray(O.Worst->Index);
+          J.member("frozen", O.Worst->Frozen);
+          J.member("source", O.Worst->Source);
+          if (!O.Exact) {
+            J.key("abs_diff");
+            number(O.Worst->Abs);
+            J.key("rel_diff");
+            number(O.Worst->Rel);
+          }
+          J.objectEnd();
+        }
       }
       J.objectEnd();
     }

@@ -167,9 +167,10 @@ _FREEZE_FLAGS = ("optimize", "initializer_nodes", "keep_devices", "strip_trainin
 def _checks(seed: Optional[int], atol: Optional[float], rtol: Optional[float],
             input_shapes: Optional[Dict[str, Iterable[int]]],
             numeric: Optional[bool], eval_budget: Optional[int] = None,
-            eval_max_bytes: Optional[int] = None) -> Dict[str, object]:
+            eval_max_bytes: Optional[int] = None,
+            allow_unchecked: bool = False) -> Dict[str, object]:
     return dict(seed=seed, atol=atol, rtol=rtol, numeric=numeric, eval_budget=eval_budget,
-                eval_max_bytes=eval_max_bytes,
+                eval_max_bytes=eval_max_bytes, allow_unchecked=bool(allow_unchecked),
                 input_shapes=None if input_shapes is None else
                 {name: [int(d) for d in shape] for name, shape in input_shapes.items()})
 
@@ -181,7 +182,8 @@ def freeze(model: ModelData, outputs: Names = None, *, checkpoint: Optional[Path
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
-           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
+           output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
 
 
@@ -192,7 +194,8 @@ def freeze(model: Any, outputs: Names = None, *, checkpoint: Optional[PathLike] 
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
-           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
+           output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any: ...
 
 
@@ -202,7 +205,8 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
            rename: Union[None, Dict[str, str], Iterable[str]] = None, only: Names = None,
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
-           eval_max_bytes: Optional[int] = None, output: Optional[PathLike] = None,
+           eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
+           output: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
 
@@ -217,8 +221,10 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     only, except_: variables to freeze only / to leave variables.
     tags: the SavedModel meta graph's tags (default: serve).
     optimize: then optimize for inference, as freeze-graph --optimize.
-    verify: check the frozen graph first, as frost-verify does; a finding raises FrostError
-      and nothing is written.
+    verify: check the frozen graph first, as frost-verify does; a finding, or an output it
+      could not compute (an op without a kernel), raises FrostError and nothing is written.
+    allow_unchecked: with verify, pass what was checked when an output could not be
+      computed, as freeze-graph --verify --allow-unchecked.
     eval_budget, eval_max_bytes: what verify's runs may spend, as freeze-graph's
       --eval-budget and --eval-max-bytes.
     output: write the frozen GraphDef there (atomically) and return None.
@@ -235,7 +241,7 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     options = _freeze_options(outputs, checkpoint, signature, ema, bind, rename, only, except_,
                               tags, flags)
     options["optimize"] = bool(optimize)
-    checks = _checks(None, None, None, None, None, eval_budget, eval_max_bytes)
+    checks = _checks(None, None, None, None, None, eval_budget, eval_max_bytes, allow_unchecked)
     result, warned = _frost.freeze(_model(model, "model"), options, checks, bool(verify),
                                    _path(output, "output") or "", bool(text),
                                    _path(report, "report") or "")
@@ -339,15 +345,20 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
            atol: Optional[float] = None, rtol: Optional[float] = None,
            input_shapes: Optional[Dict[str, Iterable[int]]] = None, numeric: bool = True,
            eval_budget: Optional[int] = None, eval_max_bytes: Optional[int] = None,
-           **flags: Any) -> Dict[str, Any]:
+           allow_unchecked: bool = False, **flags: Any) -> Dict[str, Any]:
     """Checks that a frozen graph computes what its source computes, as frost-verify does
-    (docs/verify.md), and returns its JSON report as a dict; report["passed"] is the verdict.
+    (docs/verify.md), and returns its JSON report as a dict; report["passed"] is the verdict
+    (False when an output could not be computed, unless allow_unchecked).
 
     frozen: the frozen GraphDef (path, bytes or object).
     source: what it was frozen from, as freeze()'s model; outputs and the keywords up to tags
       say how it was frozen, as for freeze() (and **flags, freeze()'s other options).
     seed: the seed of the random inputs.
-    atol, rtol: the output comparison's tolerances (default by dtype).
+    atol, rtol: an element holds when |frozen - source| <= atol + rtol * |source| (default by
+      dtype: float32 1e-5 and 1e-5); an output whose source values all lie below atol is
+      judged by rtol alone.
+    allow_unchecked: pass what was checked when an output could not be computed (an op
+      without a kernel), as frost-verify --allow-unchecked.
     input_shapes: {"input": [1, 224, 224, 3]} for dimensions an input leaves unknown.
     numeric: run both graphs and compare their outputs.
     eval_budget, eval_max_bytes: what each graph's run may spend, as frost-verify's
@@ -358,7 +369,7 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
                               tags, flags)
     text, warned = _frost.verify(_model(frozen, "frozen"), _model(source, "source"), options,
                                  _checks(int(seed), atol, rtol, input_shapes, bool(numeric),
-                                         eval_budget, eval_max_bytes))
+                                         eval_budget, eval_max_bytes, allow_unchecked))
     _warn(warned)
     return _document(text)
 

@@ -232,6 +232,8 @@ frost::verify::NumericOptions numericOptions(const KeywordArgs &Keywords) {
       N.Rtol = nb::cast<double>(Value);
     else if (K == "numeric")
       N.Run = nb::cast<bool>(Value);
+    else if (K == "allow_unchecked")
+      N.AllowUnchecked = nb::cast<bool>(Value);
     else if (K == "eval_budget" || K == "eval_max_bytes") {
       // As --eval-budget and --eval-max-bytes: above 0.
       auto Limit = nb::cast<uint64_t>(Value);

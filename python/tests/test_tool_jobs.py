@@ -148,6 +148,50 @@ def test_verify_finds_other_values(model, tmp_path):
     assert frost.verify(frozen, model, "add", rename={"v1": "other"})["passed"] is True
 
 
+#: boxes = MyDecodeBoxes(x, anchors) (no kernel) and s = PartitionedCall(x): a graph without
+#: variables, its own source, whose outputs frost-verify cannot compute.
+ANCHORS = os.path.join(TOOLS_INPUTS, "verify", "anchors.pbtxt")
+
+
+def test_verify_allow_unchecked_is_the_clis(tmp_path):
+    """Outputs not computed fail the verdict, naming the ops, unless allow_unchecked
+    (--allow-unchecked); either way the document is the CLI's."""
+    for flags, kwargs, passed in (([], {}, False), (["--allow-unchecked"], {"allow_unchecked": True}, True)):
+        r = run("frost-verify", ANCHORS, "--source", ANCHORS, "--outputs", "boxes,s", "--json", *flags)
+        assert r.returncode == (0 if passed else 1), r.stderr
+        got = frost.verify(ANCHORS, ANCHORS, "boxes,s", **kwargs)
+        assert got == json.loads(r.stdout)
+        assert got["passed"] is passed and got["complete"] is False and got["findings"] == []
+        assert sorted(got["numeric"]["no_kernel"]) == ["MyDecodeBoxes", "PartitionedCall"]
+
+
+def test_verify_tolerances_are_the_clis(tmp_path):
+    """atol=/rtol= are --atol/--rtol; each output reports the tolerance it was judged by."""
+    small = os.path.join(TOOLS_INPUTS, "verify", "small.pbtxt")
+    r = run("frost-verify", small, "--source", small, "--json", "--atol", "1e-9", "--rtol", "0.001")
+    assert r.returncode == 0, r.stderr
+    got = frost.verify(small, small, atol=1e-9, rtol=0.001)
+    assert got == json.loads(r.stdout)
+    assert got["numeric"]["outputs_chosen"] == "the frozen graph's sinks"
+    assert [(o["tensor"], o["atol"], o["rtol"], o["below_atol"]) for o in got["numeric"]["outputs"]] \
+        == [("y:0", 1e-9, 0.001, False), ("z:0", 1e-9, 0.001, False)]
+    # At the defaults y's values (about 6e-6) are all below atol 1e-5: rtol alone judges them.
+    assert [o["below_atol"] for o in frost.verify(small, small)["numeric"]["outputs"]] == [True, False]
+
+
+def test_freeze_verify_allow_unchecked(tmp_path):
+    """freeze(verify=True) refuses outputs it cannot check (FrostError naming the ops, nothing
+    written) unless allow_unchecked=True, as freeze-graph --verify [--allow-unchecked]."""
+    out = tmp_path / "frozen.pb"
+    with pytest.raises(frost.FrostError, match=r"NOT CHECKED numerically: 2 outputs \(no kernel "
+                       r"for MyDecodeBoxes \(boxes\); PartitionedCall \(s\)\); --allow-unchecked"):
+        frost.freeze(ANCHORS, "boxes,s", verify=True, output=out)
+    assert not out.exists()
+    frost.freeze(ANCHORS, "boxes,s", verify=True, allow_unchecked=True, output=out)
+    assert out.read_bytes() == cli_bytes(tmp_path, "freeze-graph", ANCHORS, "--outputs", "boxes,s",
+                                         "--verify", "--allow-unchecked", "-o", "OUT", "-q")
+
+
 def test_diff_is_the_clis(model, tmp_path):
     a, b = tmp_path / "a.pb", tmp_path / "b.pb"
     frost.freeze(model, "add", output=a)

@@ -23,6 +23,9 @@ struct FreezeCommandLine {
   bool Quiet = false, Verbose = false, Timing = false;
   /// Check the frozen graph as frost-verify does before writing it.
   bool Verify = false;
+  /// --allow-unchecked: --verify passes what it checked when an output
+  /// could not be computed.
+  bool AllowUnchecked = false;
   /// What --verify's runs may spend.
   eval::EvalBudget Budget;
   bool Help = false, Version = false;

@@ -47,6 +47,9 @@ struct NotComputed {
   std::string Reason;
   /// The node had no kernel (as opposed to a kernel that refused its inputs).
   bool NoKernel = false;
+  /// The run hit verification's own limit there (memory): the graph may
+  /// well run in TensorFlow.
+  bool OverLimit = false;
 };
 
 struct FetchedNode {

@@ -225,7 +225,8 @@ def freeze(outdir, freeze_graph, frozendir):
     ok = True
     for name in MODELS:
         run = subprocess.run([freeze_graph, os.path.join(outdir, name, "saved_model"),
-                              "-o", os.path.join(frozendir, name + ".pb"), "-q", "--verify"],
+                              "-o", os.path.join(frozendir, name + ".pb"), "-q", "--verify",
+                              "--allow-unchecked"],
                              capture_output=True, text=True)
         if run.returncode != 0:
             print("%s: FREEZE FAILED: %s" % (name, run.stderr.strip()))

@@ -15,9 +15,10 @@ placeholder_with_default (True, 1). Trained one step, saved.
 Frozen four ways; each frozen graph is imported and run by TensorFlow and its
 softmax compared with the original graph's run with is_training=False (and
 the same mode) within 1e-6:
-  optimized  --bind is_training=false --optimize --verify
-  plain      --bind is_training=false --verify
-  mode7      --bind is_training=false --bind mode=7 --optimize --verify (an index out
+  optimized  --bind is_training=false --optimize --verify --allow-unchecked
+  plain      --bind is_training=false --verify --allow-unchecked
+  mode7      --bind is_training=false --bind mode=7 --optimize --verify
+             --allow-unchecked (an index out
              of range runs the last branch, as Case does)
   dropped    --drop-variable-writes, no --bind: the training branch stays,
              its AssignSubVariableOps made NoOps (compared with the original's
@@ -154,10 +155,11 @@ def main():
     feed_x, want = build(prefix)
 
     runs = [("dropped", ["--drop-variable-writes"], ["training"]),
-            ("optimized", ["--bind", "is_training=false", "--optimize", "--verify"], MODES[:3]),
-            ("plain", ["--bind", "is_training=false", "--verify"], MODES[:3]),
-            ("mode7", ["--bind", "is_training=false", "--bind", "mode=7", "--optimize", "--verify"],
-             [7])]
+            ("optimized", ["--bind", "is_training=false", "--optimize", "--verify",
+                           "--allow-unchecked"], MODES[:3]),
+            ("plain", ["--bind", "is_training=false", "--verify", "--allow-unchecked"], MODES[:3]),
+            ("mode7", ["--bind", "is_training=false", "--bind", "mode=7", "--optimize", "--verify",
+                       "--allow-unchecked"], [7])]
     for name, flags, modes in runs:
         out = os.path.join(workdir, name + ".pb")
         proc = freeze(prefix, out, *flags)
