@@ -28,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include <deque>
 #include <set>
@@ -42,7 +43,7 @@ constexpr unsigned MaxCallDepth = 64;
 /// Work units each node run inside a loop or a function costs besides its
 /// kernel: a loop of cheap nodes that never ends runs out of budget in
 /// about as long as the budget's kernels would take.
-constexpr uint64_t NodeRunWork = 10'000;
+constexpr uint64_t NodeRunWork = 100'000;
 /// The most a run may hold at once: a graph that needs more is not run
 /// (each kernel also refuses outputs over 2 GiB).
 constexpr uint64_t MaxLiveBytes = uint64_t{4} << 30;
@@ -85,6 +86,9 @@ struct RunState {
   /// Why the run stopped (a budget spent); OK while it goes on.
   absl::Status OverBudget;
   unsigned CallDepth = 0;
+  /// The functional While loops running now, innermost last, with their
+  /// iteration: what a budget that runs out inside their bodies names.
+  std::vector<std::pair<std::string, int64_t>> Loops;
   std::map<std::string, std::set<std::string>> NoKernel;
   RunContainers Containers;
   uint64_t LiveBytes = 0;
@@ -393,10 +397,14 @@ absl::Status Executor::charge(const Node &N, const Iteration &It) {
     return absl::OkStatus();
   }
   S.Budget.Exceeded = eval::EvalBudget::Limit::Work;
-  std::string Where = It.Owner->Parent
-                          ? absl::StrCat("while loop '", It.Owner->Name, "' was still running at iteration ",
-                                         It.Index, " when the evaluation budget ran out")
-                          : std::string("the evaluation budget ran out");
+  std::string Where = "the evaluation budget ran out";
+  if (It.Owner->Parent)
+    Where = absl::StrCat("while loop '", It.Owner->Name, "' was still running at iteration ",
+                         It.Index, " when the evaluation budget ran out");
+  else if (!S.Loops.empty())
+    Where = absl::StrCat("while loop '", S.Loops.back().first,
+                         "' was still running at iteration ", S.Loops.back().second,
+                         " when the evaluation budget ran out");
   return absl::ResourceExhaustedError(absl::StrCat("node '", Prefix, N.name().str(), "' (",
                                                    N.op().str(), "): ", Where,
                                                    "; raise it with --eval-budget=N"));
@@ -534,6 +542,18 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
     O[Taken ? 1 : 0] = std::move(Inputs[0]);
     return O;
   }
+  if (Op == "_SwitchN") {
+    // A lowered Case's switch: the data goes out on port output_index, the
+    // last port for an index out of range (as Case runs its last branch).
+    const tensorflow::AttrValue *NumOuts = N.findAttr("num_outs");
+    if (Inputs.size() != 2 || Inputs[1].dtype() != tensorflow::DT_INT32 ||
+        !Inputs[1].shape().empty() || !NumOuts || NumOuts->i() < 1)
+      return absl::InvalidArgumentError("expected data, an int32 scalar index and num_outs");
+    int64_t Index = Inputs[1].element<int32_t>(0);
+    Outs O(static_cast<size_t>(NumOuts->i()));
+    O[Index < 0 || Index >= NumOuts->i() ? NumOuts->i() - 1 : Index] = std::move(Inputs[0]);
+    return O;
+  }
   if (RunContainers::runs(Op)) {
     FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
                            S.Containers.run(N, std::move(Inputs), Budget));
@@ -583,7 +603,10 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
   if (isWhileOp(Op)) {
     FROST_ASSIGN_OR_RETURN(std::string Cond, functionAttr("cond"));
     FROST_ASSIGN_OR_RETURN(std::string Body, functionAttr("body"));
+    S.Loops.push_back({Prefix + N.name().str(), 0});
+    auto Popped = llvm::make_scope_exit([&] { S.Loops.pop_back(); });
     for (int64_t Iteration = 0;; ++Iteration) {
+      S.Loops.back().second = Iteration;
       FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Predicate, call(N, Cond, Inputs));
       if (Predicate.empty())
         return absl::InvalidArgumentError(absl::StrCat("its cond '", Cond, "' returns nothing"));
