@@ -378,7 +378,10 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
     C.ElementShape = shapeAttr(N, "element_shape");
     const tensorflow::AttrValue *Dynamic = N.findAttr("dynamic_size");
     C.DynamicSize = Dynamic && Dynamic->b();
+    const tensorflow::AttrValue *Clear = N.findAttr("clear_after_read");
+    C.ClearAfterRead = !Clear || Clear->b();
     C.Items.resize(static_cast<size_t>(Size));
+    C.Cleared.resize(C.Items.size());
     Arrays.push_back(std::move(C));
     TensorData Handle = TensorData::strings(tensorflow::DT_RESOURCE, {},
                                             {absl::StrCat(ArrayTag.str(), Arrays.size() - 1)});
@@ -389,14 +392,31 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
   FROST_ASSIGN_OR_RETURN(Container * A, array(In[0]));
   auto write = [&](int64_t Index, TensorData Value) -> absl::Status {
     FROST_RETURN_IF_ERROR(checkItem(Value, A->ElementDType, A->ElementShape));
-    if (A->DynamicSize && Index >= 0 && static_cast<uint64_t>(Index) >= A->Items.size())
+    if (A->DynamicSize && Index >= 0 && static_cast<uint64_t>(Index) >= A->Items.size()) {
       A->Items.resize(static_cast<size_t>(Index) + 1);
+      A->Cleared.resize(A->Items.size());
+    }
     FROST_RETURN_IF_ERROR(inRange(Index, A->Items.size()));
-    if (A->Items[Index])
+    if (A->Items[Index] || A->Cleared[Index])
       return absl::InvalidArgumentError(
           absl::StrCat("writes index ", Index, " twice (TensorFlow refuses)"));
     A->Items[Index] = std::move(Value);
     return absl::OkStatus();
+  };
+  // A read of an item: zeros for one never written when the element shape
+  // is known; with clear_after_read, the item is gone after.
+  auto read = [&](int64_t Index) -> absl::StatusOr<std::optional<TensorData>> {
+    FROST_RETURN_IF_ERROR(inRange(Index, A->Items.size()));
+    if (A->Cleared[Index])
+      return absl::InvalidArgumentError(absl::StrCat(
+          "reads index ", Index, " twice, and the array clears an item once read "
+          "(clear_after_read)"));
+    std::optional<TensorData> Item = A->Items[Index];
+    if (A->ClearAfterRead) {
+      A->Cleared[Index] = true;
+      A->Items[Index].reset();
+    }
+    return Item;
   };
   if (Op == "TensorArrayCloseV3")
     return std::vector<TensorData>{};
@@ -422,9 +442,9 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
   if (Op == "TensorArrayReadV3") {
     FROST_RETURN_IF_ERROR(arity(In, 3));
     FROST_ASSIGN_OR_RETURN(int64_t Index, scalarInt(In[1], "index"));
-    FROST_RETURN_IF_ERROR(inRange(Index, A->Items.size()));
-    if (A->Items[Index])
-      return std::vector<TensorData>{*A->Items[Index]};
+    FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(Index));
+    if (Item)
+      return std::vector<TensorData>{*std::move(Item)};
     if (!fullyDefined(A->ElementShape))
       return absl::InvalidArgumentError(
           absl::StrCat("reads index ", Index, ", which was never written"));
@@ -435,8 +455,8 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
     FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intValues(In[1], "indices"));
     std::vector<std::optional<TensorData>> Items;
     for (int64_t I : Indices) {
-      FROST_RETURN_IF_ERROR(inRange(I, A->Items.size()));
-      Items.push_back(A->Items[I]);
+      FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(I));
+      Items.push_back(std::move(Item));
     }
     FROST_ASSIGN_OR_RETURN(std::optional<Shape> S,
                            mergeShapes(A->ElementShape, shapeAttr(N, "element_shape")));
@@ -453,9 +473,10 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
     std::vector<std::string> Strings;
     int64_t Total = 0;
     for (size_t I = 0; I < A->Items.size(); ++I) {
-      if (!A->Items[I])
+      FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(static_cast<int64_t>(I)));
+      if (!Item)
         return absl::InvalidArgumentError(absl::StrCat("index ", I, " was never written"));
-      const TensorData &T = *A->Items[I];
+      const TensorData &T = *Item;
       if (T.shape().empty())
         return absl::InvalidArgumentError("concatenates a scalar item");
       FROST_ASSIGN_OR_RETURN(Rest, mergeShapes(Rest, Shape(T.shape().begin() + 1, T.shape().end())));

@@ -43,6 +43,10 @@ private:
     std::vector<std::optional<TensorData>> Items;
     /// TensorArray: may grow on a write past its end.
     bool DynamicSize = false;
+    /// TensorArray: a read clears the item (clear_after_read); reading it
+    /// again is an error, as in TensorFlow.
+    bool ClearAfterRead = false;
+    std::vector<bool> Cleared;
   };
 
   absl::StatusOr<std::vector<TensorData>> runList(const Node &N, std::vector<TensorData> &In,
