@@ -130,7 +130,8 @@ struct Frame {
   /// Exit nodes that ran dead: their dead value leaves once the frame is done
   /// unless they ran live meanwhile.
   std::vector<const Node *> DeadExits;
-  /// Why the loop stopped early: a NextIteration whose input failed.
+  /// Why the loop stopped early: its LoopCond failed (no iteration can
+  /// follow; its Exits fail).
   std::shared_ptr<const NotComputed> Poisoned;
 };
 
@@ -339,15 +340,14 @@ void Executor::emit(Iteration *It, const Node &N, std::vector<Token> Outs, Token
     return sendAll(F->Parent);
   }
   if (isNextIterationOp(Op)) {
-    if (Outs[0].K == Token::Dead || !F->Parent) // a dead value ends the loop
+    // A dead value ends the loop; a failed one goes on (the loop may end
+    // without it) unless the loop's condition failed.
+    if (Outs[0].K == Token::Dead || !F->Parent || F->Poisoned)
       return;
-    if (Outs[0].K == Token::Failed) {
-      if (!F->Poisoned)
-        F->Poisoned = Outs[0].Why;
-      return;
-    }
     return sendAll(iteration(F, It->Index + 1));
   }
+  if (Op == "LoopCond" && Outs[0].K == Token::Failed && !F->Poisoned)
+    F->Poisoned = Outs[0].Why;
   sendAll(It);
 }
 
@@ -533,6 +533,16 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
   }
   if (Op == "NoOp")
     return Outs{};
+  if (Op == "Assert") {
+    // Runs for its control users: a false condition fails them, as the
+    // kernel fails TensorFlow's run.
+    if (Inputs.empty() || Inputs[0].dtype() != tensorflow::DT_BOOL ||
+        Inputs[0].numElements() != 1)
+      return absl::InvalidArgumentError("expected a scalar bool condition");
+    if (Inputs[0].element<uint8_t>(0) == 0)
+      return absl::InvalidArgumentError("assertion failed (its condition is false)");
+    return Outs{};
+  }
   if (isSwitchOp(Op)) {
     if (Inputs.size() != 2 || Inputs[1].dtype() != tensorflow::DT_BOOL ||
         !Inputs[1].shape().empty())
