@@ -33,6 +33,7 @@
 #include "frost/IR/OpClasses.h"
 #include "frost/IR/OpInfo.h"
 #include "frost/Tensor/Tensor.h"
+#include "frost/Tensor/Truth.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/CallInlining.h"
@@ -56,30 +57,6 @@ const Node *constantThroughIdentities(const Node *N) {
     N = N->input(0).Src;
   }
   return nullptr;
-}
-
-/// TensorFlow's truth of If's `cond` (its ToBool); nullopt for a dtype
-/// TensorFlow refuses or a value that does not decode.
-std::optional<bool> truthOf(const TensorData &T) {
-  if (!T.shape().empty())
-    return T.numElements() > 0;
-  switch (T.dtype()) {
-  case tensorflow::DT_STRING:
-    return !T.elements().empty() && !T.elements()[0].empty();
-  case tensorflow::DT_BOOL:
-  case tensorflow::DT_FLOAT:
-  case tensorflow::DT_DOUBLE:
-  case tensorflow::DT_INT32:
-  case tensorflow::DT_UINT8:
-  case tensorflow::DT_INT16:
-  case tensorflow::DT_INT8:
-  case tensorflow::DT_INT64: {
-    long double Imag;
-    return *elementAsNumber(T, 0, Imag) != 0; // a number for each of these
-  }
-  default:
-    return std::nullopt;
-  }
 }
 
 class FoldConstantBranchesPass : public Pass {

@@ -1,13 +1,18 @@
 //===- GraphRunner.h - Running an inference graph on given inputs -*- C++ -*-===//
 //
-// Runs the nodes a set of fetches needs, in execution order, with the
-// constant evaluator's kernels (lib/Eval, within rounding of TensorFlow's):
-// placeholders take the fed values, variables the values a callback gives
-// (a checkpoint's), Switch and Merge pass TensorFlow's dead tensors along so
-// a lowered cond runs one branch. What it cannot run (an op without a
-// kernel, a while loop, a failing kernel) marks the node and everything
-// downstream as not computed, with the first node to blame: a caller always
-// learns why a fetch has no value, it never gets a guess.
+// Runs the nodes a set of fetches needs with the constant evaluator's kernels
+// (lib/Eval, within rounding of TensorFlow's), the way TensorFlow's executor
+// does: placeholders take the fed values, variables the values a callback
+// gives (a checkpoint's), Switch and Merge pass dead tensors along so a
+// lowered cond runs one branch, TF1 while loops run iteration by iteration in
+// their frames. Function calls (PartitionedCall, StatefulPartitionedCall, a
+// library function as op), If, Case and While run the functions' bodies;
+// TensorLists and TensorArrays live for the run. A loop that does not end
+// runs out of the evaluation budget. What it cannot run (an op without a
+// kernel, a failing kernel) marks the node and everything downstream as not
+// computed, with the first node to blame (inside a function:
+// `call/body_node`): a caller always learns why a fetch has no value, it
+// never gets a guess.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_VERIFY_GRAPHRUNNER_H

@@ -1,0 +1,506 @@
+//===- RunContainers.cpp - TensorLists and TensorArrays of one run --------===//
+#include "RunContainers.h"
+
+#include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace frost::verify {
+
+namespace {
+
+constexpr llvm::StringLiteral ListTag = "frost-tensor-list:";
+constexpr llvm::StringLiteral ArrayTag = "frost-tensor-array:";
+
+using Shape = std::vector<int64_t>;
+
+/// Elements of a shape whose dimensions are all known.
+int64_t countOf(const Shape &S) {
+  int64_t N = 1;
+  for (int64_t D : S)
+    N *= D;
+  return N;
+}
+
+/// `T` with another shape of as many elements (shares the storage).
+TensorData reshaped(const TensorData &T, Shape NewShape) {
+  if (T.isFixedSize())
+    return TensorData::borrowed(T.dtype(), std::move(NewShape), T.bytes(), T.keeper());
+  return TensorData::strings(T.dtype(), std::move(NewShape),
+                             std::vector<std::string>(T.elements().begin(), T.elements().end()));
+}
+
+TensorData zeros(tensorflow::DataType DType, Shape S) {
+  int64_t N = countOf(S);
+  if (isFixedSizeDataType(DType))
+    return TensorData::owned(DType, std::move(S),
+                             std::string(static_cast<size_t>(N) * dataTypeSize(DType), '\0'));
+  return TensorData::strings(DType, std::move(S), std::vector<std::string>(N));
+}
+
+TensorData scalarOf(tensorflow::DataType DType, int64_t V) {
+  if (DType == tensorflow::DT_INT64)
+    return TensorData::owned(DType, {}, std::string(reinterpret_cast<const char *>(&V), 8));
+  int32_t V32 = static_cast<int32_t>(V);
+  return TensorData::owned(tensorflow::DT_INT32, {},
+                           std::string(reinterpret_cast<const char *>(&V32), 4));
+}
+
+absl::StatusOr<int64_t> scalarInt(const TensorData &T, llvm::StringRef What) {
+  if (T.numElements() != 1 ||
+      (T.dtype() != tensorflow::DT_INT32 && T.dtype() != tensorflow::DT_INT64))
+    return absl::InvalidArgumentError(absl::StrCat(What.str(), " must be an int32 or int64 scalar"));
+  return T.dtype() == tensorflow::DT_INT32 ? T.element<int32_t>(0) : T.element<int64_t>(0);
+}
+
+absl::StatusOr<std::vector<int64_t>> intValues(const TensorData &T, llvm::StringRef What) {
+  if (T.dtype() == tensorflow::DT_INT32) {
+    std::vector<int32_t> V = T.values<int32_t>();
+    return std::vector<int64_t>(V.begin(), V.end());
+  }
+  if (T.dtype() == tensorflow::DT_INT64)
+    return T.values<int64_t>();
+  return absl::InvalidArgumentError(absl::StrCat(What.str(), " must be int32 or int64"));
+}
+
+/// An element_shape input: a scalar -1 is an unknown rank.
+absl::StatusOr<std::optional<Shape>> shapeInput(const TensorData &T) {
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> V, intValues(T, "element_shape"));
+  if (T.shape().empty())
+    return std::optional<Shape>();
+  return std::optional<Shape>(std::move(V));
+}
+
+std::optional<Shape> shapeAttr(const Node &N, llvm::StringRef Name) {
+  const tensorflow::AttrValue *A = N.findAttr(Name);
+  if (!A || !A->has_shape() || A->shape().unknown_rank())
+    return std::nullopt;
+  Shape S;
+  for (const auto &D : A->shape().dim())
+    S.push_back(D.size());
+  return S;
+}
+
+tensorflow::DataType typeAttr(const Node &N, llvm::StringRef Name) {
+  const tensorflow::AttrValue *A = N.findAttr(Name);
+  return A ? A->type() : tensorflow::DT_INVALID;
+}
+
+/// The most two partial shapes say together, or an error when they differ.
+absl::StatusOr<std::optional<Shape>> mergeShapes(const std::optional<Shape> &A,
+                                                 const std::optional<Shape> &B) {
+  if (!A)
+    return B;
+  if (!B)
+    return A;
+  if (A->size() != B->size())
+    return absl::InvalidArgumentError(absl::StrCat("shapes ", formatShape(*A), " and ",
+                                                   formatShape(*B), " differ in rank"));
+  Shape M = *A;
+  for (size_t I = 0; I < M.size(); ++I) {
+    if (M[I] < 0)
+      M[I] = (*B)[I];
+    else if ((*B)[I] >= 0 && (*B)[I] != M[I])
+      return absl::InvalidArgumentError(absl::StrCat("shapes ", formatShape(*A), " and ",
+                                                     formatShape(*B), " are incompatible"));
+  }
+  return std::optional<Shape>(std::move(M));
+}
+
+bool fullyDefined(const std::optional<Shape> &S) {
+  return S && llvm::all_of(*S, [](int64_t D) { return D >= 0; });
+}
+
+/// Items stacked along a new first axis; unset items are zeros of
+/// `ElementShape` (which must then be fully defined).
+absl::StatusOr<TensorData> stack(tensorflow::DataType DType,
+                                 llvm::ArrayRef<std::optional<TensorData>> Items,
+                                 const std::optional<Shape> &KnownShape, eval::EvalBudget &Budget) {
+  std::optional<Shape> ElementShape = KnownShape;
+  for (const std::optional<TensorData> &Item : Items)
+    if (Item) {
+      FROST_ASSIGN_OR_RETURN(ElementShape,
+                             mergeShapes(ElementShape, Shape(Item->shape().begin(),
+                                                             Item->shape().end())));
+    }
+  if (!fullyDefined(ElementShape))
+    return absl::InvalidArgumentError(
+        "the element shape is not known (no item set, no full element_shape)");
+  Shape Out = {static_cast<int64_t>(Items.size())};
+  Out.insert(Out.end(), ElementShape->begin(), ElementShape->end());
+  int64_t PerItem = countOf(*ElementShape);
+  uint64_t Bytes = static_cast<uint64_t>(PerItem) * Items.size() *
+                   (isFixedSizeDataType(DType) ? dataTypeSize(DType) : 8);
+  if (Bytes > Budget.MaxTensorBytes) {
+    Budget.Exceeded = eval::EvalBudget::Limit::TensorBytes;
+    return absl::ResourceExhaustedError(absl::StrCat("the stacked tensor would take ",
+                                                     Bytes, " bytes, over the limit per tensor"));
+  }
+  if (Budget.WorkLeft < Bytes) {
+    Budget.Exceeded = eval::EvalBudget::Limit::Work;
+    return absl::ResourceExhaustedError("over the evaluation budget");
+  }
+  Budget.WorkLeft -= Bytes;
+  if (isFixedSizeDataType(DType)) {
+    std::string Data;
+    Data.reserve(Bytes);
+    std::string Zero(static_cast<size_t>(PerItem) * dataTypeSize(DType), '\0');
+    for (const std::optional<TensorData> &Item : Items)
+      Data += Item ? Item->bytes().str() : Zero;
+    return TensorData::owned(DType, std::move(Out), std::move(Data));
+  }
+  std::vector<std::string> Elements;
+  for (const std::optional<TensorData> &Item : Items)
+    if (Item)
+      Elements.insert(Elements.end(), Item->elements().begin(), Item->elements().end());
+    else
+      Elements.resize(Elements.size() + PerItem);
+  return TensorData::strings(DType, std::move(Out), std::move(Elements));
+}
+
+/// Row `I` of `T` along its first axis.
+absl::StatusOr<TensorData> row(const TensorData &T, int64_t I) {
+  Shape Start(T.shape().size(), 0), Size(T.shape().begin(), T.shape().end());
+  Start[0] = I;
+  Size[0] = 1;
+  FROST_ASSIGN_OR_RETURN(TensorData Row, sliceTensor(T, Start, Size));
+  return reshaped(Row, Shape(T.shape().begin() + 1, T.shape().end()));
+}
+
+absl::Status checkItem(const TensorData &Item, tensorflow::DataType DType,
+                       const std::optional<Shape> &ElementShape) {
+  if (DType != tensorflow::DT_INVALID && Item.dtype() != DType)
+    return absl::InvalidArgumentError(absl::StrCat("an item of ", dataTypeName(Item.dtype()),
+                                                   " in a container of ", dataTypeName(DType)));
+  return mergeShapes(ElementShape, Shape(Item.shape().begin(), Item.shape().end())).status();
+}
+
+absl::Status inRange(int64_t Index, size_t Size) {
+  if (Index < 0 || static_cast<uint64_t>(Index) >= Size)
+    return absl::InvalidArgumentError(
+        absl::StrCat("index ", Index, " is out of range for ", Size, " elements"));
+  return absl::OkStatus();
+}
+
+absl::Status arity(const std::vector<TensorData> &In, size_t N) {
+  if (In.size() != N)
+    return absl::InvalidArgumentError(absl::StrCat("expected ", N, " inputs, got ", In.size()));
+  return absl::OkStatus();
+}
+
+} // namespace
+
+bool RunContainers::runs(llvm::StringRef Op) {
+  return llvm::StringSwitch<bool>(Op)
+      .Cases("EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListSetItem",
+             "TensorListGetItem", "TensorListStack", true)
+      .Cases("TensorListLength", "TensorListElementShape", "TensorListPushBack",
+             "TensorListPopBack", "TensorListGather", true)
+      .Cases("TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
+             "TensorArrayScatterV3", "TensorArraySizeV3", true)
+      .Cases("TensorArrayConcatV3", "TensorArrayCloseV3", true)
+      .Default(false);
+}
+
+TensorData RunContainers::newList(Container C) {
+  Lists.push_back(std::move(C));
+  return TensorData::strings(tensorflow::DT_VARIANT, {},
+                             {absl::StrCat(ListTag.str(), Lists.size() - 1)});
+}
+
+absl::StatusOr<const RunContainers::Container *>
+RunContainers::list(const TensorData &Handle) const {
+  size_t Id;
+  if (Handle.dtype() != tensorflow::DT_VARIANT || Handle.numElements() != 1 ||
+      !llvm::StringRef(Handle.elements()[0]).starts_with(ListTag) ||
+      llvm::StringRef(Handle.elements()[0]).drop_front(ListTag.size()).getAsInteger(10, Id) ||
+      Id >= Lists.size())
+    return absl::InvalidArgumentError("its input is no TensorList this run made (a variant "
+                                      "from a constant or a feed is not run)");
+  return &Lists[Id];
+}
+
+absl::StatusOr<RunContainers::Container *> RunContainers::array(const TensorData &Handle) {
+  size_t Id;
+  if (Handle.numElements() != 1 || Handle.isFixedSize() ||
+      !llvm::StringRef(Handle.elements()[0]).starts_with(ArrayTag) ||
+      llvm::StringRef(Handle.elements()[0]).drop_front(ArrayTag.size()).getAsInteger(10, Id) ||
+      Id >= Arrays.size())
+    return absl::InvalidArgumentError("its handle is no TensorArray this run made");
+  return &Arrays[Id];
+}
+
+absl::StatusOr<std::vector<TensorData>> RunContainers::run(const Node &N,
+                                                           std::vector<TensorData> Inputs,
+                                                           eval::EvalBudget &Budget) {
+  if (N.op().starts_with("TensorArray"))
+    return runArray(N, Inputs, Budget);
+  return runList(N, Inputs, Budget);
+}
+
+absl::StatusOr<std::vector<TensorData>>
+RunContainers::runList(const Node &N, std::vector<TensorData> &In, eval::EvalBudget &Budget) {
+  llvm::StringRef Op = N.op();
+  tensorflow::DataType DType = typeAttr(N, "element_dtype");
+  if (Op == "EmptyTensorList" || Op == "TensorListReserve") {
+    FROST_RETURN_IF_ERROR(arity(In, 2));
+    Container C;
+    C.ElementDType = DType;
+    FROST_ASSIGN_OR_RETURN(C.ElementShape, shapeInput(In[0]));
+    if (Op == "TensorListReserve") {
+      FROST_ASSIGN_OR_RETURN(int64_t Size, scalarInt(In[1], "num_elements"));
+      if (Size < 0 || static_cast<uint64_t>(Size) > Budget.MaxTensorBytes)
+        return absl::InvalidArgumentError(absl::StrCat("num_elements ", Size, " is out of range"));
+      C.Items.resize(static_cast<size_t>(Size));
+    }
+    return std::vector<TensorData>{newList(std::move(C))};
+  }
+  if (Op == "TensorListFromTensor") {
+    FROST_RETURN_IF_ERROR(arity(In, 2));
+    if (In[0].shape().empty())
+      return absl::InvalidArgumentError("the tensor must have at least one dimension");
+    Container C;
+    C.ElementDType = In[0].dtype();
+    FROST_ASSIGN_OR_RETURN(std::optional<Shape> Given, shapeInput(In[1]));
+    FROST_ASSIGN_OR_RETURN(C.ElementShape,
+                           mergeShapes(Given, Shape(In[0].shape().begin() + 1, In[0].shape().end())));
+    for (int64_t I = 0; I < In[0].shape()[0]; ++I) {
+      FROST_ASSIGN_OR_RETURN(TensorData Row, row(In[0], I));
+      C.Items.push_back(std::move(Row));
+    }
+    return std::vector<TensorData>{newList(std::move(C))};
+  }
+  if (In.empty())
+    return absl::InvalidArgumentError("expected a TensorList input");
+  FROST_ASSIGN_OR_RETURN(const Container *L, list(In[0]));
+  if (Op == "TensorListLength")
+    return std::vector<TensorData>{scalarOf(tensorflow::DT_INT32, L->Items.size())};
+  if (Op == "TensorListElementShape") {
+    tensorflow::DataType T = typeAttr(N, "shape_type");
+    if (!L->ElementShape)
+      return std::vector<TensorData>{scalarOf(T, -1)};
+    std::string Bytes;
+    for (int64_t D : *L->ElementShape) {
+      TensorData V = scalarOf(T, D);
+      Bytes += V.bytes().str();
+    }
+    return std::vector<TensorData>{
+        TensorData::owned(T == tensorflow::DT_INT64 ? T : tensorflow::DT_INT32,
+                          {static_cast<int64_t>(L->ElementShape->size())}, std::move(Bytes))};
+  }
+  if (Op == "TensorListSetItem") {
+    FROST_RETURN_IF_ERROR(arity(In, 3));
+    FROST_ASSIGN_OR_RETURN(int64_t Index, scalarInt(In[1], "index"));
+    FROST_RETURN_IF_ERROR(checkItem(In[2], L->ElementDType, L->ElementShape));
+    Container C = *L;
+    const tensorflow::AttrValue *Resize = N.findAttr("resize_if_index_out_of_bounds");
+    if (Resize && Resize->b() && Index >= 0 && static_cast<uint64_t>(Index) >= C.Items.size())
+      C.Items.resize(static_cast<size_t>(Index) + 1);
+    FROST_RETURN_IF_ERROR(inRange(Index, C.Items.size()));
+    C.Items[Index] = In[2];
+    Budget.WorkLeft -= std::min<uint64_t>(Budget.WorkLeft, C.Items.size());
+    return std::vector<TensorData>{newList(std::move(C))};
+  }
+  if (Op == "TensorListPushBack") {
+    FROST_RETURN_IF_ERROR(arity(In, 2));
+    FROST_RETURN_IF_ERROR(checkItem(In[1], L->ElementDType, L->ElementShape));
+    Container C = *L;
+    C.Items.push_back(In[1]);
+    Budget.WorkLeft -= std::min<uint64_t>(Budget.WorkLeft, C.Items.size());
+    return std::vector<TensorData>{newList(std::move(C))};
+  }
+  if (Op == "TensorListGetItem" || Op == "TensorListPopBack") {
+    bool Pop = Op == "TensorListPopBack";
+    FROST_RETURN_IF_ERROR(arity(In, Pop ? 2 : 3));
+    int64_t Index = static_cast<int64_t>(L->Items.size()) - 1;
+    if (Pop) {
+      if (L->Items.empty())
+        return absl::InvalidArgumentError("pops from an empty list");
+    } else {
+      FROST_ASSIGN_OR_RETURN(Index, scalarInt(In[1], "index"));
+      FROST_RETURN_IF_ERROR(inRange(Index, L->Items.size()));
+    }
+    TensorData Item;
+    if (L->Items[Index]) {
+      Item = *L->Items[Index];
+    } else {
+      FROST_ASSIGN_OR_RETURN(std::optional<Shape> Given, shapeInput(In.back()));
+      FROST_ASSIGN_OR_RETURN(std::optional<Shape> S, mergeShapes(L->ElementShape, Given));
+      if (!fullyDefined(S))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "item ", Index, " was never set and the element shape is not fully known"));
+      Item = zeros(L->ElementDType, *S);
+    }
+    if (!Pop)
+      return std::vector<TensorData>{std::move(Item)};
+    Container C = *L;
+    C.Items.pop_back();
+    return std::vector<TensorData>{newList(std::move(C)), std::move(Item)};
+  }
+  if (Op == "TensorListStack" || Op == "TensorListGather") {
+    bool Gather = Op == "TensorListGather";
+    FROST_RETURN_IF_ERROR(arity(In, Gather ? 3 : 2));
+    FROST_ASSIGN_OR_RETURN(std::optional<Shape> Given, shapeInput(In.back()));
+    FROST_ASSIGN_OR_RETURN(std::optional<Shape> S, mergeShapes(L->ElementShape, Given));
+    std::vector<std::optional<TensorData>> Items;
+    if (Gather) {
+      FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intValues(In[1], "indices"));
+      for (int64_t I : Indices) {
+        FROST_RETURN_IF_ERROR(inRange(I, L->Items.size()));
+        Items.push_back(L->Items[I]);
+      }
+    } else {
+      const tensorflow::AttrValue *Num = N.findAttr("num_elements");
+      if (Num && Num->i() != -1 && Num->i() != static_cast<int64_t>(L->Items.size()))
+        return absl::InvalidArgumentError(absl::StrCat("the list has ", L->Items.size(),
+                                                       " elements, not num_elements ", Num->i()));
+      Items = L->Items;
+    }
+    FROST_ASSIGN_OR_RETURN(TensorData Out, stack(L->ElementDType, Items, S, Budget));
+    return std::vector<TensorData>{std::move(Out)};
+  }
+  return absl::UnimplementedError(absl::StrCat("no kernel for ", Op.str()));
+}
+
+absl::StatusOr<std::vector<TensorData>>
+RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBudget &Budget) {
+  llvm::StringRef Op = N.op();
+  TensorData Flow = TensorData::owned(tensorflow::DT_FLOAT, {}, std::string(4, '\0'));
+  if (Op == "TensorArrayV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 1));
+    FROST_ASSIGN_OR_RETURN(int64_t Size, scalarInt(In[0], "size"));
+    if (Size < 0 || static_cast<uint64_t>(Size) > Budget.MaxTensorBytes)
+      return absl::InvalidArgumentError(absl::StrCat("size ", Size, " is out of range"));
+    Container C;
+    C.ElementDType = typeAttr(N, "dtype");
+    C.ElementShape = shapeAttr(N, "element_shape");
+    const tensorflow::AttrValue *Dynamic = N.findAttr("dynamic_size");
+    C.DynamicSize = Dynamic && Dynamic->b();
+    const tensorflow::AttrValue *Clear = N.findAttr("clear_after_read");
+    C.ClearAfterRead = !Clear || Clear->b();
+    C.Items.resize(static_cast<size_t>(Size));
+    C.Cleared.resize(C.Items.size());
+    Arrays.push_back(std::move(C));
+    TensorData Handle = TensorData::strings(tensorflow::DT_RESOURCE, {},
+                                            {absl::StrCat(ArrayTag.str(), Arrays.size() - 1)});
+    return std::vector<TensorData>{std::move(Handle), std::move(Flow)};
+  }
+  if (In.empty())
+    return absl::InvalidArgumentError("expected a TensorArray handle");
+  FROST_ASSIGN_OR_RETURN(Container * A, array(In[0]));
+  auto write = [&](int64_t Index, TensorData Value) -> absl::Status {
+    FROST_RETURN_IF_ERROR(checkItem(Value, A->ElementDType, A->ElementShape));
+    if (A->DynamicSize && Index >= 0 && static_cast<uint64_t>(Index) >= A->Items.size()) {
+      A->Items.resize(static_cast<size_t>(Index) + 1);
+      A->Cleared.resize(A->Items.size());
+    }
+    FROST_RETURN_IF_ERROR(inRange(Index, A->Items.size()));
+    if (A->Items[Index] || A->Cleared[Index])
+      return absl::InvalidArgumentError(
+          absl::StrCat("writes index ", Index, " twice (TensorFlow refuses)"));
+    A->Items[Index] = std::move(Value);
+    return absl::OkStatus();
+  };
+  // A read of an item: zeros for one never written when the element shape
+  // is known; with clear_after_read, the item is gone after.
+  auto read = [&](int64_t Index) -> absl::StatusOr<std::optional<TensorData>> {
+    FROST_RETURN_IF_ERROR(inRange(Index, A->Items.size()));
+    if (A->Cleared[Index])
+      return absl::InvalidArgumentError(absl::StrCat(
+          "reads index ", Index, " twice, and the array clears an item once read "
+          "(clear_after_read)"));
+    std::optional<TensorData> Item = A->Items[Index];
+    if (A->ClearAfterRead) {
+      A->Cleared[Index] = true;
+      A->Items[Index].reset();
+    }
+    return Item;
+  };
+  if (Op == "TensorArrayCloseV3")
+    return std::vector<TensorData>{};
+  if (Op == "TensorArraySizeV3")
+    return std::vector<TensorData>{scalarOf(tensorflow::DT_INT32, A->Items.size())};
+  if (Op == "TensorArrayWriteV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 4));
+    FROST_ASSIGN_OR_RETURN(int64_t Index, scalarInt(In[1], "index"));
+    FROST_RETURN_IF_ERROR(write(Index, In[2]));
+    return std::vector<TensorData>{std::move(Flow)};
+  }
+  if (Op == "TensorArrayScatterV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 4));
+    FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intValues(In[1], "indices"));
+    if (In[2].shape().empty() || In[2].shape()[0] != static_cast<int64_t>(Indices.size()))
+      return absl::InvalidArgumentError("value's first dimension must equal the indices' count");
+    for (size_t I = 0; I < Indices.size(); ++I) {
+      FROST_ASSIGN_OR_RETURN(TensorData Row, row(In[2], static_cast<int64_t>(I)));
+      FROST_RETURN_IF_ERROR(write(Indices[I], std::move(Row)));
+    }
+    return std::vector<TensorData>{std::move(Flow)};
+  }
+  if (Op == "TensorArrayReadV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 3));
+    FROST_ASSIGN_OR_RETURN(int64_t Index, scalarInt(In[1], "index"));
+    FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(Index));
+    if (Item)
+      return std::vector<TensorData>{*std::move(Item)};
+    if (!fullyDefined(A->ElementShape))
+      return absl::InvalidArgumentError(
+          absl::StrCat("reads index ", Index, ", which was never written"));
+    return std::vector<TensorData>{zeros(A->ElementDType, *A->ElementShape)};
+  }
+  if (Op == "TensorArrayGatherV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 3));
+    FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intValues(In[1], "indices"));
+    std::vector<std::optional<TensorData>> Items;
+    for (int64_t I : Indices) {
+      FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(I));
+      Items.push_back(std::move(Item));
+    }
+    FROST_ASSIGN_OR_RETURN(std::optional<Shape> S,
+                           mergeShapes(A->ElementShape, shapeAttr(N, "element_shape")));
+    FROST_ASSIGN_OR_RETURN(TensorData Out, stack(A->ElementDType, Items, S, Budget));
+    return std::vector<TensorData>{std::move(Out)};
+  }
+  if (Op == "TensorArrayConcatV3") {
+    FROST_RETURN_IF_ERROR(arity(In, 2));
+    // Items joined along their first axis: each stacked as one row of
+    // elements, then the rows laid end to end.
+    std::vector<int64_t> Lengths;
+    std::optional<Shape> Rest = shapeAttr(N, "element_shape_except0");
+    std::string Bytes;
+    std::vector<std::string> Strings;
+    int64_t Total = 0;
+    for (size_t I = 0; I < A->Items.size(); ++I) {
+      FROST_ASSIGN_OR_RETURN(std::optional<TensorData> Item, read(static_cast<int64_t>(I)));
+      if (!Item)
+        return absl::InvalidArgumentError(absl::StrCat("index ", I, " was never written"));
+      const TensorData &T = *Item;
+      if (T.shape().empty())
+        return absl::InvalidArgumentError("concatenates a scalar item");
+      FROST_ASSIGN_OR_RETURN(Rest, mergeShapes(Rest, Shape(T.shape().begin() + 1, T.shape().end())));
+      Lengths.push_back(T.shape()[0]);
+      Total += T.shape()[0];
+      if (T.isFixedSize())
+        Bytes += T.bytes().str();
+      else
+        Strings.insert(Strings.end(), T.elements().begin(), T.elements().end());
+    }
+    if (!fullyDefined(Rest))
+      return absl::InvalidArgumentError("concatenates an empty array of unknown element shape");
+    Shape Out = {Total};
+    Out.insert(Out.end(), Rest->begin(), Rest->end());
+    TensorData Value = isFixedSizeDataType(A->ElementDType)
+                           ? TensorData::owned(A->ElementDType, Out, std::move(Bytes))
+                           : TensorData::strings(A->ElementDType, Out, std::move(Strings));
+    std::string LengthBytes(reinterpret_cast<const char *>(Lengths.data()), Lengths.size() * 8);
+    return std::vector<TensorData>{
+        std::move(Value),
+        TensorData::owned(tensorflow::DT_INT64, {static_cast<int64_t>(Lengths.size())},
+                          std::move(LengthBytes))};
+  }
+  return absl::UnimplementedError(absl::StrCat("no kernel for ", Op.str()));
+}
+
+} // namespace frost::verify
