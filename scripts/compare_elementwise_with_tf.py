@@ -47,12 +47,13 @@ TRANSCENDENTAL = {"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Erf", "Rsq
 
 # Ops whose kernels are run kernels (FROST_RUN_KERNEL: within rounding, never
 # folded); their cases ask the oracle for Exactness::WithinRounding.
-RUN_KERNELS = {"Asin", "Acos", "Atan", "Atan2", "Atanh", "ResizeArea", "RFFT", "IRFFT"}
+RUN_KERNELS = {"Asin", "Acos", "Atan", "Atan2", "Atanh", "ResizeArea", "RFFT", "IRFFT",
+               "AdjustContrastv2"}
 
 # Ops compared by their largest error over the largest magnitude of the
 # case's output, in float epsilons (an FFT's error is spread over a row, so
 # ulps of small outputs mean nothing): op -> allowed epsilons.
-NORM_BOUND = {"RFFT": 8, "IRFFT": 8}
+NORM_BOUND = {"RFFT": 8, "IRFFT": 8, "AdjustContrastv2": 8}
 
 # op -> (argument names, dtypes, kind)
 UNARY_FLOAT = ["Sqrt", "Rsqrt", "Reciprocal", "Inv", "Exp", "Expm1", "Log", "Log1p", "Tanh",
@@ -124,6 +125,8 @@ OTHER_OPS = {"RGBToHSV": [tf.float32, tf.float64], "HSVToRGB": [tf.float32, tf.f
              "Imag": [tf.complex64, tf.complex128], "Complex": [tf.float32, tf.float64]}
 for op, dts in OTHER_OPS.items():
     OPS[op] = ([], dts)
+OTHER_OPS["AdjustContrastv2"] = [tf.float32]
+OPS["AdjustContrastv2"] = ([], OTHER_OPS["AdjustContrastv2"])
 TRANSCENDENTAL.add("ResizeArea")
 
 # AddN's input counts: each of TensorFlow's first functors (Add2 .. Add9: the
@@ -372,6 +375,13 @@ def other_cases(rng, op, dt):
             if n >= 3:
                 x.reshape(-1, 3)[::4, 1] = x.reshape(-1, 3)[::4, 0]
             cases.append(Case(op, dt, [(x, dt)], {}, {"images": x}))
+        return cases
+    if op == "AdjustContrastv2":
+        for shape in ([1, 4, 5, 3], [2, 7, 3, 1], [3, 2, 2, 2], [2, 16, 16, 3]):
+            x = rng.uniform(-2, 255, shape).astype(numpy_dtype(dt))
+            f = np.float32(rng.choice([0.5, 2.0, -1.3, 0.0]))
+            cases.append(Case(op, dt, [(x, dt), (f, tf.float32)], {},
+                              {"images": x, "contrast_factor": f}))
         return cases
     if op == "ResizeArea":
         for (h, w), (oh, ow), align in ((((4, 6)), (2, 3), False), ((5, 7), (3, 2), False),

@@ -1,6 +1,7 @@
-//===- ColorSpace.cpp - RGB and HSV conversions ---------------------------===//
+//===- ColorSpace.cpp - RGB and HSV conversions, contrast -----------------===//
 //
-// TensorFlow's RGBToHSV and HSVToRGB (colorspace_op): the innermost
+// TensorFlow's RGBToHSV and HSVToRGB (colorspace_op), AdjustContrastv2 (a
+// run kernel, see there). For the conversions, the innermost
 // dimension holds 3 channels; every step is an IEEE operation in the order
 // of TensorFlow's Eigen expressions under its denormal flushing
 // (PacketArithmetic.h).
@@ -80,6 +81,46 @@ absl::StatusOr<Outputs> evalRGBToHSV(const KernelContext &Ctx) {
 
 absl::StatusOr<Outputs> evalHSVToRGB(const KernelContext &Ctx) {
   return convertColors(Ctx, [](const auto *In, auto *Out, int64_t N) { hsvToRgb(In, Out, N); });
+}
+
+absl::StatusOr<Outputs> evalAdjustContrastv2(const KernelContext &Ctx) {
+  // mean + (x - mean) * factor per image and channel, the mean over height
+  // and width; TensorFlow sums in float with Eigen's tree reduction, Frost
+  // in double (a run kernel: within a few float epsilons of the largest
+  // |output|, measured by scripts/compare_elementwise_with_tf.py).
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  const TensorData &In = Ctx.input(0), &Factor = Ctx.input(1);
+  if (In.shape().size() < 3)
+    return Ctx.invalid(absl::StrCat("input must be at least 3-D, got shape",
+                                    shapeString(In.shape())));
+  if (!Factor.shape().empty())
+    return Ctx.invalid(absl::StrCat("contrast_factor must be scalar: ",
+                                    shapeString(Factor.shape())));
+  if (Factor.dtype() != tensorflow::DT_FLOAT)
+    return Ctx.unimplementedType(Factor.dtype());
+  const float F = ElementsOf<float>(Factor)[0];
+  const size_t Rank = In.shape().size();
+  const int64_t C = In.shape()[Rank - 1], Pixels = In.shape()[Rank - 2] * In.shape()[Rank - 3];
+  // TensorFlow's CPU kernel takes float only.
+  return dispatch<Float32>(Ctx, In.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    ElementsOf<T> X(In);
+    OutputOf<T> Out(shapeOf(In));
+    const int64_t Images = Pixels * C == 0 ? 0 : X.size() / (Pixels * C);
+    for (int64_t B = 0; B < Images; ++B)
+      for (int64_t K = 0; K < C; ++K) {
+        const int64_t Base = B * Pixels * C + K;
+        double Sum = 0;
+        for (int64_t P = 0; P < Pixels; ++P)
+          Sum += static_cast<float>(X[Base + P * C]);
+        const T Mean = T(static_cast<float>(Sum) / static_cast<float>(Pixels));
+        for (int64_t P = 0; P < Pixels; ++P) {
+          const T V = X[Base + P * C];
+          Out[Base + P * C] = T(Mean + T(static_cast<float>(T(V - Mean)) * F));
+        }
+      }
+    return Outputs{std::move(Out).finish()};
+  });
 }
 
 } // namespace frost::eval
