@@ -176,3 +176,74 @@ absl::StatusOr<Outputs> evalResizeNearestNeighbor(const KernelContext &Ctx) {
 }
 
 } // namespace frost::eval
+
+namespace frost::eval {
+
+namespace {
+
+/// One output row's (column's) span of input rows in ResizeArea: each
+/// covered input row with its share of the output pixel, in float as
+/// TensorFlow computes it.
+struct AreaSpan {
+  std::vector<int64_t> Index;
+  std::vector<float> Weight;
+};
+
+AreaSpan areaSpan(int64_t Out, int64_t InSize, float Scale) {
+  AreaSpan S;
+  const float In0 = static_cast<float>(Out) * Scale, In1 = static_cast<float>(Out + 1) * Scale;
+  const int64_t Start = static_cast<int64_t>(std::floor(In0));
+  const int64_t End = static_cast<int64_t>(std::ceil(In1));
+  for (int64_t I = Start; I < End; ++I) {
+    float W;
+    if (static_cast<float>(I) < In0)
+      W = static_cast<float>(I + 1) > In1 ? Scale : static_cast<float>(I + 1) - In0;
+    else
+      W = static_cast<float>(I + 1) > In1 ? In1 - static_cast<float>(I) : 1.0f;
+    S.Index.push_back(std::min(I, InSize - 1));
+    S.Weight.push_back(W);
+  }
+  return S;
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalResizeArea(const KernelContext &Ctx) {
+  // Each output pixel is the mean of the input area it covers: per input
+  // row, the weighted sum of its columns, then the rows' sums weighted,
+  // times 1 / (row scale * column scale), all in float.
+  FROST_ASSIGN_OR_RETURN(ResizePlan P, planResize(Ctx, tensorflow::DT_FLOAT));
+  const TensorData &Images = Ctx.input(0);
+  return dispatch<ResizeTypes>(Ctx, Images.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    const float HeightScale = resizeScale(P.In.H, P.Out.H, P.AlignCorners);
+    const float WidthScale = resizeScale(P.In.W, P.Out.W, P.AlignCorners);
+    const float Scale = static_cast<float>(1.0 / (HeightScale * WidthScale));
+    std::vector<AreaSpan> Xs;
+    for (int64_t X = 0; X < P.Out.W; ++X)
+      Xs.push_back(areaSpan(X, P.In.W, WidthScale));
+    ElementsOf<T> In(Images);
+    OutputOf<float> Out(P.Out.dims(DataFormat::NHWC));
+    const int64_t C = P.In.C;
+    float *O = Out.data();
+    for (int64_t N = 0; N < P.In.N; ++N)
+      for (int64_t Y = 0; Y < P.Out.H; ++Y) {
+        const AreaSpan Ys = areaSpan(Y, P.In.H, HeightScale);
+        for (const AreaSpan &Xspan : Xs)
+          for (int64_t K = 0; K < C; ++K, ++O) {
+            float Sum = 0;
+            for (size_t I = 0; I < Ys.Index.size(); ++I) {
+              const T *Row = In.data() + (N * P.In.H + Ys.Index[I]) * P.In.W * C;
+              float RowSum = 0;
+              for (size_t J = 0; J < Xspan.Index.size(); ++J)
+                RowSum += static_cast<float>(Row[Xspan.Index[J] * C + K]) * Xspan.Weight[J];
+              Sum += RowSum * Ys.Weight[I];
+            }
+            *O = Sum * Scale;
+          }
+      }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+} // namespace frost::eval

@@ -119,6 +119,111 @@ template <typename ExpFn> double erfOfDouble(double x, ExpFn Exp) {
   return sub(1.0, erfcLarge(x, x2, Exp));
 }
 
+// --- Erfc -------------------------------------------------------------------
+
+/// generic_fast_erfc<float>: 1 + x S(x^2) for x^2 <= 1; beyond,
+/// exp(-x^2) (with x^2's rounding error) times a [3/4] rational in 1/x^2, on
+/// x clamped to [-11, 11]. `Exp` and `Reciprocal` are pexp and the Newton
+/// step on the approximate reciprocal in packets; expf and 1 / x in the tail.
+template <typename ExpFn, typename ReciprocalFn>
+float erfcOfFloat(float x_in, ExpFn Exp, ReciprocalFn Reciprocal) {
+  static constexpr float kAlpha[] = {5.61802298761904239654541015625e-04f,
+                                     -4.91381669417023658752441406250e-03f,
+                                     2.67075151205062866210937500000e-02f,
+                                     -1.12800106406211853027343750000e-01f,
+                                     3.76122951507568359375000000000e-01f,
+                                     -1.12837910652160644531250000000e+00f};
+  static constexpr float kGamma[] = {1.0208116471767425537109375e-01f,
+                                     4.2920666933059692382812500e-01f,
+                                     3.2379078865051269531250000e-01f,
+                                     5.3971976041793823242187500e-02f};
+  static constexpr float kDelta[] = {1.7251677811145782470703125e-02f,
+                                     3.9137163758277893066406250e-01f, 1.0f,
+                                     6.2173241376876831054687500e-01f,
+                                     9.5662862062454223632812500e-02f};
+  const float x = pmin(pmax(x_in, -11.0f), 11.0f);
+  float x2_hi, x2_lo;
+  twoProd(x, x, x2_hi, x2_lo);
+  if (!lt(1.0f, x2_hi))
+    return madd(x, horner(x2_hi, kAlpha), 1.0f);
+  const float e = Exp(pnegate(x2_hi));
+  const float z = sub(e, mul(e, x2_lo));
+  const float q2 = Reciprocal(x2_hi);
+  const float r = div(horner(q2, kGamma), mul(x, horner(q2, kDelta)));
+  return madd(z, r, lt(x, 0.0f) ? 2.0f : 0.0f);
+}
+
+/// generic_fast_erfc<double>: 1 - x erf(x)/x for x^2 <= 1, erfcLarge beyond,
+/// on x clamped to [-28, 28].
+template <typename ExpFn> double erfcOfDouble(double x_in, ExpFn Exp) {
+  const double x = pmin(pmax(x_in, -28.0), 28.0);
+  const double x2 = mul(x, x);
+  if (!lt(1.0, x2))
+    return sub(1.0, mul(x, erfOverXSmall(x2)));
+  return erfcLarge(x, x2, Exp);
+}
+
+// --- Sine and cosine ----------------------------------------------------------
+
+/// Payne-Hanek reduction of a float |x| >= the threshold of psincos_float: x
+/// minus the nearest multiple of pi/2, and that multiple's quadrant, from
+/// 192 bits of 2/pi in 2.62-bit fixed point.
+float reduceHugeAngle(float X, int32_t &Quadrant) {
+  static constexpr uint32_t TwoOverPi[] = {
+      0x00000028, 0x000028be, 0x0028be60, 0x28be60db, 0xbe60db93, 0x60db9391, 0xdb939105,
+      0x9391054a, 0x91054a7f, 0x054a7f09, 0x4a7f09d5, 0x7f09d5f4, 0x09d5f47d, 0xd5f47d4d,
+      0xf47d4d37, 0x7d4d3770, 0x4d377036, 0x377036d8, 0x7036d8a5, 0x36d8a566, 0xd8a5664f,
+      0xa5664f10, 0x664f10e4, 0x4f10e410, 0x10e41000, 0xe4100000};
+  uint32_t Bits = toBits(X);
+  // The exponent, offset so that 2/pi's bits are read 8-aligned.
+  const uint32_t E = (Bits >> 23) - 118;
+  Bits = ((Bits & 0x007fffffu) | 0x00800000u) << (E & 0x7);
+  const uint32_t I = E >> 3;
+  uint64_t P = uint64_t(Bits) * TwoOverPi[I + 7];
+  P = uint64_t(Bits) * TwoOverPi[I + 3] + (P >> 32);
+  P = (uint64_t(Bits * TwoOverPi[I - 1]) << 32) + P;
+  const uint64_t Q = (P + (uint64_t(1) << 61)) >> 62;
+  Quadrant = int32_t(Q);
+  P -= Q << 62;
+  return float(double(int64_t(P)) * 3.4061215800865545e-19);
+}
+
+/// psincos_float without FMA: x * 2/pi rounded to an integer by adding
+/// 2^23, x reduced by four parts of pi/2 (Payne-Hanek from `huge_th` on),
+/// then the sine or cosine polynomial by the quadrant.
+template <bool Sine> float sincosOfFloat(float In) {
+  const float HugeThreshold = Sine ? 25966.f : 18838.f;
+  float X = pabs(In);
+  float Y = mul(X, 0.636619746685028076171875f);
+  const float YRound = add(Y, 12582912.0f);
+  int32_t YInt = int32_t(toBits(YRound));
+  Y = sub(YRound, 12582912.0f);
+  X = madd(Y, -1.5703125f, X);
+  X = madd(Y, -0.000483989715576171875f, X);
+  X = madd(Y, 1.62865035235881805419921875e-07f, X);
+  X = madd(Y, 5.5644315544167710640977020375430583953857421875e-11f, X);
+  const float Abs = pabs(In);
+  if (le(HugeThreshold, Abs) && std::isfinite(Abs))
+    X = reduceHugeAngle(Abs, YInt);
+  const uint32_t SignBit =
+      (Sine ? (toBits(In) ^ (uint32_t(YInt) << 30)) : (uint32_t(wrapAdd(YInt, 1)) << 30)) &
+      0x80000000u;
+  const bool EvenQuadrant = (YInt & 1) == 0;
+  const float X2 = mul(X, X);
+  float Cos = 2.4372266125283204019069671630859375e-05f;
+  Cos = madd(Cos, X2, -0.00138865201734006404876708984375f);
+  Cos = madd(Cos, X2, 0.041666619479656219482421875f);
+  Cos = madd(Cos, X2, -0.5f);
+  Cos = madd(Cos, X2, 1.f);
+  float Sin = -0.0001959234114083702898469196984621021329076029360294342041015625f;
+  Sin = madd(Sin, X2, 0.0083326873655616851693794799871284340042620897293090820312500000f);
+  Sin = madd(Sin, X2, -0.1666666203982298255503735617821803316473960876464843750000000000f);
+  Sin = mul(Sin, X2);
+  Sin = madd(Sin, X, X);
+  const float R = (Sine == EvenQuadrant) ? Sin : Cos;
+  return fromBits<float>(toBits(R) ^ SignBit);
+}
+
 // --- Sigmoid ------------------------------------------------------------------
 
 /// Eigen's float logistic in packets: exp(x/2)^2 (so no ldexp reaches the
@@ -225,6 +330,18 @@ double expm1Tail(double X) { return std::expm1(X); }
 float erfFloat(float X) { return erfOfFloat(X); }
 double erfPacket(double X) { return erfOfDouble(X, [](double V) { return pexp(V); }); }
 double erfTail(double X) { return erfOfDouble(X, [](double V) { return std::exp(V); }); }
+float erfcPacket(float X) {
+  return erfcOfFloat(X, [](float V) { return pexp(V); },
+                     [](float V) { return reciprocalPacket(V); });
+}
+float erfcTail(float X) {
+  return erfcOfFloat(X, [](float V) { return std::exp(V); },
+                     [](float V) { return div(1.0f, V); });
+}
+double erfcPacket(double X) { return erfcOfDouble(X, [](double V) { return pexp(V); }); }
+double erfcTail(double X) { return erfcOfDouble(X, [](double V) { return std::exp(V); }); }
+float sinPacket(float X) { return sincosOfFloat<true>(X); }
+float cosPacket(float X) { return sincosOfFloat<false>(X); }
 float sigmoidPacket(float X) { return sigmoidOfFloat(X); }
 float sigmoidTail(float X) {
   const float E = std::exp(std::min(X, 16.6355324f));

@@ -114,6 +114,17 @@ double powTail(double X, double Y);
 float erfFloat(float X);
 double erfPacket(double X);
 double erfTail(double X);
+/// Eigen's generic_fast_erfc: its own approximation in packets and in the
+/// tail, with pexp (and, for float, the refined approximate reciprocal) in
+/// packets, glibc's exp (and 1 / x) in the tail.
+float erfcPacket(float X);
+float erfcTail(float X);
+double erfcPacket(double X);
+double erfcTail(double X);
+/// Eigen's psincos_float (no FMA: four-part reduction, Payne-Hanek for huge
+/// x); the tail is glibc's sinf and cosf.
+float sinPacket(float X);
+float cosPacket(float X);
 float sigmoidPacket(float X);
 float sigmoidTail(float X);
 double sigmoidPacket(double X);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ElementwiseSupport.h"
+#include "PacketArithmetic.h"
 #include "TensorFlowMath.h"
 
 #include <optional>
@@ -228,6 +229,31 @@ absl::StatusOr<Outputs> evalErf(const KernelContext &Ctx) {
   });
 }
 
+absl::StatusOr<Outputs> evalErfc(const KernelContext &Ctx) {
+  // Eigen's generic_fast_erfc in packets and tail alike, with pexp in
+  // packets and glibc's exp in the tail.
+  return unary<Floats>(Ctx, [](auto A) {
+    return packetsThenTailInFloat(
+        A, [](auto X) { return tfmath::erfcPacket(X); },
+        [](auto X) { return tfmath::erfcTail(X); });
+  });
+}
+
+absl::StatusOr<Outputs> evalLgamma(const KernelContext &Ctx) {
+  // glibc's lgamma on every element (Eigen has no packet lgamma); the
+  // reentrant form, whose sign output is unused.
+  return unary < Float32 | Float64 | Half > (Ctx, [](auto A) {
+    using T = ScalarOf<decltype(A)>;
+    return A.unaryExpr([](T X) -> T {
+      int Sign;
+      if constexpr (std::is_same_v<T, double>)
+        return lgamma_r(X, &Sign);
+      else
+        return T(lgammaf_r(static_cast<float>(X), &Sign));
+    });
+  });
+}
+
 absl::StatusOr<Outputs> evalFloor(const KernelContext &Ctx) {
   return unary<Floats>(
       Ctx, [](auto A) { return roundingOf(A, [](double X) { return std::floor(X); }); });
@@ -268,6 +294,19 @@ absl::StatusOr<Outputs> evalIsFinite(const KernelContext &Ctx) {
   return unary<Floats>(Ctx, [](auto A) {
     using T = ScalarOf<decltype(A)>;
     return A.unaryExpr([](T X) -> bool { return Eigen::numext::isfinite(X); });
+  });
+}
+
+absl::StatusOr<Outputs> evalSoftsign(const KernelContext &Ctx) {
+  // x / (|x| + 1), each step rounded to the type (half and bfloat16 through
+  // float), under TensorFlow's denormal flushing.
+  return unary<Floats>(Ctx, [](auto A) {
+    using T = ScalarOf<decltype(A)>;
+    return A.unaryExpr([](T X) -> T {
+      using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
+      const T Denominator = T(tfmath::packet::add(static_cast<W>(Eigen::numext::abs(X)), W(1)));
+      return T(tfmath::packet::div(static_cast<W>(X), static_cast<W>(Denominator)));
+    });
   });
 }
 
