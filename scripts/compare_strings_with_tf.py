@@ -5,7 +5,8 @@ Generates random cases of StringToHashBucketFast (strings of every length
 class FarmHash's Fingerprint64 treats apart, up to 300 bytes, and bucket
 counts up to 2**63 - 1, so all 63 low bits of the fingerprint are compared),
 StringJoin, StringLength, StringLower/StringUpper, Substr, AsString,
-StringToNumber and StringSplitV2, a few invalid on purpose. TensorFlow computes
+StringToNumber, StringSplitV2 and (Static)RegexReplace with one-character or
+bracket-class patterns, a few invalid on purpose. TensorFlow computes
 each case (compare_array_with_tf.run_case: a NodeDef with `_inputs` and
 `_outputs` or `_error`); frost-unittests' ArrayTensorFlowTest replays them
 and requires equal elements (or TensorFlow's message).
@@ -157,8 +158,22 @@ def gen_split(rng):
                 {"maxsplit": int(pick(rng, [-1, -1, -1, 0, 1, 2]))})
 
 
+def gen_regex(rng):
+    """Patterns of one ASCII character or bracket class (what Frost implements without RE2)."""
+    pattern = pick(rng, ["[,.]", "[a-c]", "[ \t]", "[Z0-9]", ",", "Q", "[.<>]"])
+    rewrite = pick(rng, [" ", "", "<>", "xx"])
+    data = strings(rng, small_shape(rng))
+    glob = bool(rng.random() < 0.7)
+    if rng.random() < 0.5:
+        return Case("StaticRegexReplace", {"input": data},
+                    {"pattern": pattern, "rewrite": rewrite, "replace_global": glob})
+    return Case("RegexReplace", {"input": data, "pattern": np.array(pattern.encode(), dtype=object),
+                                 "rewrite": np.array(rewrite.encode(), dtype=object)},
+                {"replace_global": glob})
+
+
 GENERATORS = [gen_hash, gen_join, gen_length, gen_case, gen_substr, gen_as_string, gen_to_number,
-              gen_split]
+              gen_split, gen_regex]
 
 
 def main():

@@ -5,7 +5,9 @@
 // Fingerprint64), StringJoin, StringLength, StringLower/StringUpper (ASCII;
 // ICU's case mapping for non-ASCII UTF-8 is not reproduced), Substr (bytes),
 // AsString (printf formats as TensorFlow builds them), StringToNumber
-// (absl's number parsers, as TensorFlow's) and StringSplitV2 (Python's str.split).
+// (absl's number parsers, as TensorFlow's), StringSplitV2 (Python's str.split)
+// and (Static)RegexReplace for patterns of one ASCII character or bracket
+// class (RE2 is not linked; other patterns are Unimplemented).
 //
 //===----------------------------------------------------------------------===//
 #include "ArraySupport.h"
@@ -15,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 
+#include <array>
 #include <cstdio>
 
 namespace frost::eval {
@@ -316,6 +319,102 @@ absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
   return Outputs{std::move(IndexOut).finish(),
                  TensorData::strings(tensorflow::DT_STRING, {Count}, std::move(Values)),
                  std::move(ShapeOut).finish()};
+}
+
+} // namespace frost::eval
+
+namespace frost::eval {
+
+namespace {
+
+/// The ASCII bytes a regular expression matches when it is one bracket class
+/// of ASCII characters and ranges ("[,.]", "[a-z_]"), or one byte of plain
+/// ASCII; std::nullopt for anything else. On such patterns RE2's UTF-8
+/// matching is byte matching: an ASCII byte is never inside a longer
+/// character.
+std::optional<std::array<bool, 128>> asciiClass(llvm::StringRef Pattern) {
+  std::array<bool, 128> Set{};
+  auto Plain = [](char C) {
+    return C > 0 && C < 127 && llvm::StringRef("\\.+*?()|[]{}^$-").find(C) == llvm::StringRef::npos;
+  };
+  if (Pattern.size() == 1 && Plain(Pattern[0])) {
+    Set[static_cast<unsigned char>(Pattern[0])] = true;
+    return Set;
+  }
+  if (Pattern.size() < 3 || Pattern.front() != '[' || Pattern.back() != ']')
+    return std::nullopt;
+  llvm::StringRef Body = Pattern.drop_front().drop_back();
+  for (size_t I = 0; I < Body.size(); ++I) {
+    char C = Body[I];
+    bool InClass = C > 0 && C < 127 && C != '\\' && C != '[' && C != ']' && C != '^' && C != '-';
+    if (!InClass)
+      return std::nullopt;
+    if (I + 2 < Body.size() && Body[I + 1] == '-') {
+      char Hi = Body[I + 2];
+      if (!(Hi > C && Hi < 127 && Hi != '\\' && Hi != '[' && Hi != ']'))
+        return std::nullopt;
+      for (int K = C; K <= Hi; ++K)
+        Set[K] = true;
+      I += 2;
+      continue;
+    }
+    Set[static_cast<unsigned char>(C)] = true;
+  }
+  return Set;
+}
+
+absl::StatusOr<Outputs> regexReplace(const KernelContext &Ctx, llvm::StringRef Pattern,
+                                     llvm::StringRef Rewrite, bool Global) {
+  std::optional<std::array<bool, 128>> Set = asciiClass(Pattern);
+  if (!Set)
+    return Ctx.unimplemented(absl::StrCat("regular expression '", Pattern.str(),
+                                          "' (only one ASCII character or bracket class is "
+                                          "implemented; RE2 is not linked)"));
+  if (Rewrite.contains('\\'))
+    return Ctx.unimplemented("a rewrite with backslash groups is not implemented");
+  const TensorData &In = Ctx.input(0);
+  std::vector<std::string> Out;
+  Out.reserve(In.elements().size());
+  for (const std::string &S : In.elements()) {
+    std::string R;
+    bool Replaced = false;
+    for (char C : S) {
+      unsigned char B = static_cast<unsigned char>(C);
+      if (B < 128 && (*Set)[B] && (Global || !Replaced)) {
+        R.append(Rewrite.data(), Rewrite.size());
+        Replaced = true;
+      } else {
+        R.push_back(C);
+      }
+    }
+    Out.push_back(std::move(R));
+  }
+  return Outputs{stringsLike(In, std::move(Out))};
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalStaticRegexReplace(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Pattern, Ctx.stringAttr("pattern"));
+  FROST_ASSIGN_OR_RETURN(std::string Rewrite, Ctx.stringAttr("rewrite"));
+  FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
+  return regexReplace(Ctx, Pattern, Rewrite, Global);
+}
+
+absl::StatusOr<Outputs> evalRegexReplace(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  for (size_t I = 0; I < 3; ++I)
+    FROST_RETURN_IF_ERROR(checkString(Ctx, I));
+  const TensorData &Pattern = Ctx.input(1), &Rewrite = Ctx.input(2);
+  if (!Pattern.shape().empty())
+    return Ctx.invalid(absl::StrCat("Pattern must be scalar, but received ", shapeOf(Pattern)));
+  if (!Rewrite.shape().empty())
+    return Ctx.invalid(
+        absl::StrCat("Replacement pattern must be scalar, but received ", shapeOf(Rewrite)));
+  FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
+  return regexReplace(Ctx, Pattern.elements()[0], Rewrite.elements()[0], Global);
 }
 
 } // namespace frost::eval
