@@ -1,0 +1,420 @@
+//===- Strings.cpp - String ops: hashing, joining, splitting, converting --===//
+//
+// TensorFlow's string kernels over DT_STRING tensors (bytes, no encoding
+// assumed), with their checks and messages: StringToHashBucketFast (FarmHash's
+// Fingerprint64), StringJoin, StringLength, StringLower/StringUpper (ASCII;
+// ICU's case mapping for non-ASCII UTF-8 is not reproduced), Substr (bytes),
+// AsString (printf formats as TensorFlow builds them), StringToNumber
+// (absl's number parsers, as TensorFlow's), StringSplitV2 (Python's str.split)
+// and (Static)RegexReplace for patterns of one ASCII character or bracket
+// class (RE2 is not linked; other patterns are Unimplemented).
+//
+//===----------------------------------------------------------------------===//
+#include "ArraySupport.h"
+#include "Farmhash.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+
+#include <array>
+#include <cstdio>
+
+namespace frost::eval {
+
+namespace {
+
+using tensorflow::DataType;
+
+absl::Status checkString(const KernelContext &Ctx, size_t I) {
+  return checkDType(Ctx, Ctx.input(I).dtype(), dtypes::String);
+}
+
+TensorData stringsLike(const TensorData &Shape, std::vector<std::string> Elements) {
+  return TensorData::strings(tensorflow::DT_STRING, shapeVector(Shape), std::move(Elements));
+}
+
+/// TensorFlow's error text shows a string as Python's bytes literal would
+/// not: raw, between b' and '.
+std::string quoted(llvm::StringRef S) { return absl::StrCat("b'", S.str(), "'"); }
+
+} // namespace
+
+absl::StatusOr<Outputs> evalStringToHashBucketFast(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(int64_t Buckets, Ctx.intAttr("num_buckets"));
+  if (Buckets < 1)
+    return Ctx.invalid(absl::StrCat("num_buckets must be >= 1, got ", Buckets));
+  const TensorData &In = Ctx.input(0);
+  OutputOf<int64_t> Out(shapeVector(In));
+  for (int64_t I = 0; I < Out.size(); ++I)
+    Out[I] = static_cast<int64_t>(fingerprint64(In.elements()[I]) % uint64_t(Buckets));
+  return Outputs{std::move(Out).finish()};
+}
+
+absl::StatusOr<Outputs> evalStringJoin(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1, /*AtLeast=*/true));
+  FROST_ASSIGN_OR_RETURN(std::string Separator, Ctx.stringAttr("separator", ""));
+  const TensorData *Shaped = nullptr;
+  for (size_t I = 0; I < Ctx.numInputs(); ++I) {
+    FROST_RETURN_IF_ERROR(checkString(Ctx, I));
+    const TensorData &In = Ctx.input(I);
+    if (In.shape().empty())
+      continue;
+    if (!Shaped)
+      Shaped = &In;
+    else if (Shaped->shape() != In.shape())
+      return Ctx.invalid(absl::StrCat("Input shapes do not match: ", shapeOf(*Shaped), " vs. ",
+                                      shapeOf(In)));
+  }
+  const TensorData &Shape = Shaped ? *Shaped : Ctx.input(0);
+  const int64_t Count = Shape.numElements();
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, tensorflow::DT_STRING, Shape.shape()).status());
+  std::vector<std::string> Out(static_cast<size_t>(Count));
+  std::vector<absl::string_view> Parts(Ctx.numInputs());
+  for (int64_t E = 0; E < Count; ++E) {
+    for (size_t I = 0; I < Ctx.numInputs(); ++I) {
+      const TensorData &In = Ctx.input(I);
+      Parts[I] = In.elements()[In.shape().empty() ? 0 : E];
+    }
+    Out[E] = absl::StrJoin(Parts, Separator);
+  }
+  return Outputs{stringsLike(Shape, std::move(Out))};
+}
+
+absl::StatusOr<Outputs> evalStringLength(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Unit, Ctx.stringAttr("unit", "BYTE"));
+  if (Unit != "BYTE" && Unit != "UTF8_CHAR")
+    return Ctx.invalid(absl::StrCat("unit must be BYTE or UTF8_CHAR, got ", Unit));
+  const TensorData &In = Ctx.input(0);
+  OutputOf<int32_t> Out(shapeVector(In));
+  for (int64_t I = 0; I < Out.size(); ++I) {
+    llvm::StringRef S = In.elements()[I];
+    if (Unit == "BYTE") {
+      Out[I] = static_cast<int32_t>(S.size());
+    } else {
+      // Characters are the bytes that do not continue one (10xxxxxx).
+      int32_t N = 0;
+      for (char C : S)
+        N += (static_cast<unsigned char>(C) & 0xC0) != 0x80;
+      Out[I] = N;
+    }
+  }
+  return Outputs{std::move(Out).finish()};
+}
+
+namespace {
+absl::StatusOr<Outputs> changeCase(const KernelContext &Ctx, bool Upper) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Encoding, Ctx.stringAttr("encoding", ""));
+  if (!Encoding.empty() && Encoding != "utf-8")
+    return Ctx.invalid(absl::StrCat("encoding ", Encoding, " is not supported"));
+  const TensorData &In = Ctx.input(0);
+  std::vector<std::string> Out(In.elements().begin(), In.elements().end());
+  for (std::string &S : Out) {
+    // UTF-8 case mapping is ICU's; on ASCII it is the ASCII mapping.
+    if (!Encoding.empty() && llvm::any_of(S, [](char C) { return (C & 0x80) != 0; }))
+      return Ctx.unimplemented("case mapping of non-ASCII UTF-8 (ICU's) is not implemented");
+    Upper ? absl::AsciiStrToUpper(&S) : absl::AsciiStrToLower(&S);
+  }
+  return Outputs{stringsLike(In, std::move(Out))};
+}
+} // namespace
+
+absl::StatusOr<Outputs> evalStringLower(const KernelContext &Ctx) { return changeCase(Ctx, false); }
+absl::StatusOr<Outputs> evalStringUpper(const KernelContext &Ctx) { return changeCase(Ctx, true); }
+
+absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Unit, Ctx.stringAttr("unit", "BYTE"));
+  if (Unit != "BYTE")
+    return Ctx.unimplemented("Substr in UTF8_CHAR units is not implemented");
+  const TensorData &In = Ctx.input(0), &Pos = Ctx.input(1), &Len = Ctx.input(2);
+  if (Pos.shape() != Len.shape())
+    return Ctx.invalid(absl::StrCat("pos and len should have the same shape, got: ", shapeOf(Pos),
+                                    " vs. ", shapeOf(Len)));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> PosValues, intElements(Ctx, 1));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> LenValues, intElements(Ctx, 2));
+  std::vector<int64_t> OutShape = shapeVector(In);
+  if (!Pos.shape().empty() && Pos.shape() != In.shape()) {
+    FROST_ASSIGN_OR_RETURN(OutShape, broadcastShapes(Ctx, In.shape(), Pos.shape()));
+  }
+  std::vector<int64_t> InIndex = broadcastIndex(In.shape(), OutShape);
+  std::vector<int64_t> PosIndex = broadcastIndex(Pos.shape(), OutShape);
+  std::vector<std::string> Out(InIndex.size());
+  for (size_t I = 0; I < Out.size(); ++I) {
+    llvm::StringRef S = In.elements()[InIndex[I]];
+    int64_t P = PosValues[PosIndex[I]], L = LenValues[PosIndex[I]];
+    if (std::abs(P) > static_cast<int64_t>(S.size()))
+      return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string ", quoted(S),
+                                      " at index ", I));
+    size_t Start = P < 0 ? S.size() + P : P;
+    // A negative length, taken as unsigned, reaches the end of the string.
+    Out[I] = S.substr(Start, static_cast<size_t>(L)).str();
+  }
+  return Outputs{TensorData::strings(tensorflow::DT_STRING, std::move(OutShape), std::move(Out))};
+}
+
+absl::StatusOr<Outputs> evalStringToNumber(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(DataType Type, Ctx.typeAttr("out_type"));
+  const TensorData &In = Ctx.input(0);
+  return dispatch<Float32 | Float64 | Int32 | Int64>(
+      Ctx, Type, [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        OutputOf<T> Out(shapeVector(In));
+        for (int64_t I = 0; I < Out.size(); ++I) {
+          llvm::StringRef S = In.elements()[I];
+          // TensorFlow 2.21 reads numbers with absl's SimpleAtof/SimpleAtod/
+          // SimpleAtoi: spaces around, a sign, hex, "inf", "infinity", "nan".
+          absl::string_view View(S.data(), S.size());
+          bool Ok;
+          if constexpr (std::is_same_v<T, float>)
+            Ok = absl::SimpleAtof(View, &Out[I]);
+          else if constexpr (std::is_same_v<T, double>)
+            Ok = absl::SimpleAtod(View, &Out[I]);
+          else
+            Ok = absl::SimpleAtoi(View, &Out[I]);
+          if (!Ok)
+            return Ctx.invalid(
+                absl::StrCat("StringToNumberOp could not correctly convert string: ", S.str()));
+        }
+        return Outputs{std::move(Out).finish()};
+      });
+}
+
+absl::StatusOr<Outputs> evalAsString(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  const TensorData &In = Ctx.input(0);
+  FROST_ASSIGN_OR_RETURN(int64_t Precision, Ctx.intAttr("precision", -1));
+  FROST_ASSIGN_OR_RETURN(bool Scientific, Ctx.boolAttr("scientific", false));
+  FROST_ASSIGN_OR_RETURN(bool Shortest, Ctx.boolAttr("shortest", false));
+  FROST_ASSIGN_OR_RETURN(int64_t Width, Ctx.intAttr("width", -1));
+  FROST_ASSIGN_OR_RETURN(std::string Fill, Ctx.stringAttr("fill", ""));
+  DataType DType = In.dtype();
+  bool IsFloat = DType == tensorflow::DT_FLOAT || DType == tensorflow::DT_DOUBLE ||
+                 DType == tensorflow::DT_HALF || DType == tensorflow::DT_BFLOAT16;
+  if (Scientific && Shortest)
+    return Ctx.invalid("Cannot select both scientific and shortest notation");
+  if (Fill.size() > 1)
+    return Ctx.invalid(absl::StrCat("Fill string must be one or fewer characters"));
+  if (!IsFloat && (Scientific || Shortest || Precision > -1))
+    return Ctx.unimplemented("precision, scientific and shortest apply to floats only");
+  std::string Format = "%";
+  if (!Fill.empty()) {
+    if (llvm::StringRef(" +-0#").find(Fill[0]) == llvm::StringRef::npos)
+      return Ctx.invalid(absl::StrCat("Fill argument not supported: \"", Fill, "\""));
+    Format += Fill;
+  }
+  if (Width > -1)
+    absl::StrAppend(&Format, Width);
+  if (Precision > -1)
+    absl::StrAppend(&Format, ".", Precision);
+  auto Print = [&](const char *Conversion, auto Value) {
+    std::string F = Format + Conversion;
+    int N = std::snprintf(nullptr, 0, F.c_str(), Value);
+    std::string S(N > 0 ? N : 0, '\0');
+    std::snprintf(S.data(), S.size() + 1, F.c_str(), Value);
+    return S;
+  };
+  const char *FloatConversion = Shortest ? "g" : Scientific ? "e" : "f";
+  std::vector<std::string> Out(static_cast<size_t>(In.numElements()));
+  auto Each = [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    ElementsOf<T> V(In);
+    for (int64_t I = 0; I < V.size(); ++I) {
+      if constexpr (std::is_same_v<T, bool>)
+        Out[I] = V[I] ? "true" : "false"; // TensorFlow ignores width and fill
+      else if constexpr (std::is_floating_point_v<T>)
+        Out[I] = Print(FloatConversion, static_cast<double>(V[I]));
+      else if constexpr (!std::is_integral_v<T>)
+        Out[I] = Print(FloatConversion, static_cast<double>(static_cast<float>(V[I])));
+      else if constexpr (std::is_signed_v<T>)
+        Out[I] = Print("lld", static_cast<long long>(V[I]));
+      else
+        Out[I] = Print("llu", static_cast<unsigned long long>(V[I]));
+    }
+    return Outputs{stringsLike(In, std::move(Out))};
+  };
+  return dispatch<Floats | Ints | Bool>(Ctx, DType, Each);
+}
+
+absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 1));
+  FROST_ASSIGN_OR_RETURN(int64_t MaxSplit, Ctx.intAttr("maxsplit", -1));
+  const TensorData &In = Ctx.input(0), &Sep = Ctx.input(1);
+  if (In.shape().size() != 1)
+    return Ctx.invalid(absl::StrCat("input must be a vector, got shape: ", shapeOf(In)));
+  if (!Sep.shape().empty())
+    return Ctx.invalid(absl::StrCat("sep must be a scalar, got shape: ", shapeOf(Sep)));
+  llvm::StringRef Separator = Sep.elements()[0];
+  std::vector<int64_t> Indices;
+  std::vector<std::string> Values;
+  int64_t Widest = 0;
+  auto isSpace = [](char C) { return absl::ascii_isspace(static_cast<unsigned char>(C)); };
+  for (int64_t Row = 0; Row < In.numElements(); ++Row) {
+    llvm::StringRef S = In.elements()[Row];
+    std::vector<llvm::StringRef> Tokens;
+    if (Separator.empty()) {
+      // Runs of whitespace separate, none at either end, as Python's split();
+      // but TensorFlow's maxsplit keeps maxsplit 0's string whole and, after
+      // maxsplit tokens, adds the rest past the spaces even when it is empty.
+      if (MaxSplit == 0) {
+        Tokens.push_back(S);
+      } else {
+        size_t P = 0;
+        auto SkipSpaces = [&] {
+          while (P < S.size() && isSpace(S[P]))
+            ++P;
+        };
+        SkipSpaces();
+        while (P < S.size()) {
+          size_t End = P;
+          while (End < S.size() && !isSpace(S[End]))
+            ++End;
+          Tokens.push_back(S.slice(P, End));
+          P = End;
+          SkipSpaces();
+          if (static_cast<int64_t>(Tokens.size()) == MaxSplit) {
+            Tokens.push_back(S.substr(P));
+            break;
+          }
+        }
+      }
+    } else {
+      size_t P = 0;
+      while (true) {
+        size_t Hit = MaxSplit >= 0 && static_cast<int64_t>(Tokens.size()) == MaxSplit
+                         ? llvm::StringRef::npos
+                         : S.find(Separator, P);
+        if (Hit == llvm::StringRef::npos) {
+          Tokens.push_back(S.substr(P));
+          break;
+        }
+        Tokens.push_back(S.slice(P, Hit));
+        P = Hit + Separator.size();
+      }
+    }
+    for (size_t Col = 0; Col < Tokens.size(); ++Col) {
+      Indices.push_back(Row);
+      Indices.push_back(static_cast<int64_t>(Col));
+      Values.push_back(Tokens[Col].str());
+    }
+    Widest = std::max<int64_t>(Widest, static_cast<int64_t>(Tokens.size()));
+  }
+  int64_t Count = static_cast<int64_t>(Values.size());
+  OutputOf<int64_t> IndexOut({Count, 2});
+  std::copy(Indices.begin(), Indices.end(), IndexOut.data());
+  OutputOf<int64_t> ShapeOut({2});
+  ShapeOut[0] = In.numElements();
+  ShapeOut[1] = Widest;
+  return Outputs{std::move(IndexOut).finish(),
+                 TensorData::strings(tensorflow::DT_STRING, {Count}, std::move(Values)),
+                 std::move(ShapeOut).finish()};
+}
+
+} // namespace frost::eval
+
+namespace frost::eval {
+
+namespace {
+
+/// The ASCII bytes a regular expression matches when it is one bracket class
+/// of ASCII characters and ranges ("[,.]", "[a-z_]"), or one byte of plain
+/// ASCII; std::nullopt for anything else. On such patterns RE2's UTF-8
+/// matching is byte matching: an ASCII byte is never inside a longer
+/// character.
+std::optional<std::array<bool, 128>> asciiClass(llvm::StringRef Pattern) {
+  std::array<bool, 128> Set{};
+  auto Plain = [](char C) {
+    return C > 0 && C < 127 && llvm::StringRef("\\.+*?()|[]{}^$-").find(C) == llvm::StringRef::npos;
+  };
+  if (Pattern.size() == 1 && Plain(Pattern[0])) {
+    Set[static_cast<unsigned char>(Pattern[0])] = true;
+    return Set;
+  }
+  if (Pattern.size() < 3 || Pattern.front() != '[' || Pattern.back() != ']')
+    return std::nullopt;
+  llvm::StringRef Body = Pattern.drop_front().drop_back();
+  for (size_t I = 0; I < Body.size(); ++I) {
+    char C = Body[I];
+    bool InClass = C > 0 && C < 127 && C != '\\' && C != '[' && C != ']' && C != '^' && C != '-';
+    if (!InClass)
+      return std::nullopt;
+    if (I + 2 < Body.size() && Body[I + 1] == '-') {
+      char Hi = Body[I + 2];
+      if (!(Hi > C && Hi < 127 && Hi != '\\' && Hi != '[' && Hi != ']'))
+        return std::nullopt;
+      for (int K = C; K <= Hi; ++K)
+        Set[K] = true;
+      I += 2;
+      continue;
+    }
+    Set[static_cast<unsigned char>(C)] = true;
+  }
+  return Set;
+}
+
+absl::StatusOr<Outputs> regexReplace(const KernelContext &Ctx, llvm::StringRef Pattern,
+                                     llvm::StringRef Rewrite, bool Global) {
+  std::optional<std::array<bool, 128>> Set = asciiClass(Pattern);
+  if (!Set)
+    return Ctx.unimplemented(absl::StrCat("regular expression '", Pattern.str(),
+                                          "' (only one ASCII character or bracket class is "
+                                          "implemented; RE2 is not linked)"));
+  if (Rewrite.contains('\\'))
+    return Ctx.unimplemented("a rewrite with backslash groups is not implemented");
+  const TensorData &In = Ctx.input(0);
+  std::vector<std::string> Out;
+  Out.reserve(In.elements().size());
+  for (const std::string &S : In.elements()) {
+    std::string R;
+    bool Replaced = false;
+    for (char C : S) {
+      unsigned char B = static_cast<unsigned char>(C);
+      if (B < 128 && (*Set)[B] && (Global || !Replaced)) {
+        R.append(Rewrite.data(), Rewrite.size());
+        Replaced = true;
+      } else {
+        R.push_back(C);
+      }
+    }
+    Out.push_back(std::move(R));
+  }
+  return Outputs{stringsLike(In, std::move(Out))};
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalStaticRegexReplace(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Pattern, Ctx.stringAttr("pattern"));
+  FROST_ASSIGN_OR_RETURN(std::string Rewrite, Ctx.stringAttr("rewrite"));
+  FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
+  return regexReplace(Ctx, Pattern, Rewrite, Global);
+}
+
+absl::StatusOr<Outputs> evalRegexReplace(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  for (size_t I = 0; I < 3; ++I)
+    FROST_RETURN_IF_ERROR(checkString(Ctx, I));
+  const TensorData &Pattern = Ctx.input(1), &Rewrite = Ctx.input(2);
+  if (!Pattern.shape().empty())
+    return Ctx.invalid(absl::StrCat("Pattern must be scalar, but received ", shapeOf(Pattern)));
+  if (!Rewrite.shape().empty())
+    return Ctx.invalid(
+        absl::StrCat("Replacement pattern must be scalar, but received ", shapeOf(Rewrite)));
+  FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
+  return regexReplace(Ctx, Pattern.elements()[0], Rewrite.elements()[0], Global);
+}
+
+} // namespace frost::eval
