@@ -380,8 +380,11 @@ def kernel_message(message):
     return message.split("\n\t [[")[0]
 
 
-def run_case(case, name):
-    """The case as a NodeDef with `_inputs` and `_outputs` or `_error`; None if unbuildable."""
+def run_case(case, name, known_shapes=()):
+    """The case as a NodeDef with `_inputs` and `_outputs` or `_error`; None if unbuildable.
+
+    Placeholders have unknown shapes, except for the arguments in `known_shapes` (ops whose
+    shape functions need their ranks to build)."""
     graph = tf.Graph()
     feeds = {}
     with graph.as_default():
@@ -394,7 +397,8 @@ def run_case(case, name):
                     feeds[p] = v
                     kwargs[arg].append(p)
             else:
-                p = tf1.placeholder(dtype_of(value), shape=None)
+                shape = np.shape(value) if arg in known_shapes else None
+                p = tf1.placeholder(dtype_of(value), shape=shape)
                 feeds[p] = value
                 kwargs[arg] = p
         kwargs.update(case.attrs)

@@ -100,6 +100,9 @@ absl::StatusOr<std::vector<int64_t>> intElements(const KernelContext &Ctx, size_
   case tensorflow::DT_INT8:
     Read(TypeTag<int8_t>{});
     break;
+  case tensorflow::DT_UINT8:
+    Read(TypeTag<uint8_t>{});
+    break;
   case tensorflow::DT_INT16:
     Read(TypeTag<int16_t>{});
     break;

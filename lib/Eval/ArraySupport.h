@@ -86,7 +86,7 @@ inline std::string shapeOf(const TensorData &T) { return shapeString(T.shape());
 
 // --- Index inputs ------------------------------------------------------------
 
-/// Every element of integer input `I` (of a dtype in `Allowed`, int16, int32
+/// Every element of integer input `I` (of a dtype in `Allowed`, uint8, int16, int32
 /// or int64 or int8) as int64, whatever its shape; Unimplemented otherwise.
 absl::StatusOr<std::vector<int64_t>>
 intElements(const KernelContext &Ctx, size_t I,
