@@ -68,11 +68,11 @@ private:
     for (Node *N : All)
       Inert[N->id()] = (N->op() == "Const" || isPassThrough(N->op())) &&
                        llvm::all_of(N->inputs(), [&](const Input &In) { return Inert[In.Src->id()]; });
-    for (Node *N : All) {
-      unsigned Before = N->numInputs();
-      N->removeInputsIf([&](const Input &In) { return In.isControl() && Inert[In.Src->id()]; });
-      NumControls += Before - N->numInputs();
-    }
+    G.removeInputsIf([&](const Node &, const Input &In) {
+      bool Drop = In.isControl() && Inert[In.Src->id()];
+      NumControls += Drop;
+      return Drop;
+    });
 
     // Colocation groups name their members: those stay.
     llvm::StringSet<> Colocated;

@@ -198,6 +198,11 @@ public:
   /// Erases every node matching `Pred` in O(nodes + edges); edges from
   /// survivors into erased nodes are dropped.
   void eraseNodesIf(llvm::function_ref<bool(const Node &)> Pred);
+  /// Removes, from every node, the inputs matching `Pred` in O(nodes +
+  /// edges): one rebuild of the use lists, where Node::removeInputsIf per
+  /// node would move a widely read node's use list once per reader. Pred
+  /// is asked once per input.
+  void removeInputsIf(llvm::function_ref<bool(const Node &, const Input &)> Pred);
   void renameNode(Node *N, llvm::StringRef NewName);
   /// Puts the nodes in `Order`, which holds each node of the graph once.
   void reorder(llvm::ArrayRef<Node *> Order);
@@ -226,6 +231,9 @@ public:
 private:
   friend class Node;
   friend class GraphBuilder;
+  /// Drops the inputs matching `Drop` and rebuilds every use list, in
+  /// graph order: linear in the graph.
+  void rebuildUsesDropping(llvm::function_ref<bool(const Node &, const Input &)> Drop);
   llvm::BumpPtrAllocator Alloc;
   llvm::UniqueStringSaver Interned{Alloc};
   NodeList Nodes;
