@@ -27,7 +27,7 @@ template <bool ReadsFlushed = false, typename FloatFn, typename DoubleFn>
 absl::StatusOr<Outputs> scalarMath(const KernelContext &Ctx, FloatFn OnFloat, DoubleFn OnDouble) {
   return unary<Floats>(Ctx, [OnFloat, OnDouble](auto A) {
     using T = ScalarOf<decltype(A)>;
-    return A.unaryExpr([OnFloat, OnDouble](T X) -> T {
+    return A.unaryExpr([=](T X) -> T {
       if constexpr (std::is_same_v<T, double>)
         return OnDouble(X);
       else if constexpr (ReadsFlushed)
