@@ -183,6 +183,16 @@ tensorflow::DataType expectedInputDType(const Node &N, unsigned Index, const OpR
   return tensorflow::DT_INVALID;
 }
 
+bool dtypeFits(tensorflow::DataType Expected, tensorflow::DataType Given) {
+  if (Expected == tensorflow::DT_INVALID || Given == tensorflow::DT_INVALID)
+    return true;
+  // A reference reads as its value wherever a value is expected.
+  auto base = [](tensorflow::DataType T) {
+    return T > RefOffset ? static_cast<tensorflow::DataType>(T - RefOffset) : T;
+  };
+  return Expected == Given || (Expected < RefOffset && base(Given) == Expected);
+}
+
 std::vector<MistypedEdge> findMistypedEdges(const Graph &G, const OpRegistry &Ops,
                                             size_t *Checked) {
   std::vector<MistypedEdge> Found;
@@ -195,12 +205,7 @@ std::vector<MistypedEdge> findMistypedEdges(const Graph &G, const OpRegistry &Op
       if (Expected == tensorflow::DT_INVALID || Given == tensorflow::DT_INVALID)
         continue;
       ++Count;
-      // A reference reads as its value wherever a value is expected.
-      auto base = [](tensorflow::DataType T) {
-        return T > RefOffset ? static_cast<tensorflow::DataType>(T - RefOffset) : T;
-      };
-      bool Fits = Expected == Given || (Expected < RefOffset && base(Given) == Expected);
-      if (!Fits)
+      if (!dtypeFits(Expected, Given))
         Found.push_back({&N, I, Expected, Given});
     }
   if (Checked)

@@ -67,6 +67,10 @@ struct IllTypedFunctionEdge {
 std::vector<IllTypedFunctionEdge> findIllTypedFunctionEdges(const Graph &G,
                                                             const OpRegistry &Ops);
 
+/// Whether an input taking `Expected` may be fed `Given`: the same dtype, or
+/// a reference read as the value of its type. DT_INVALID (unknown) fits.
+bool dtypeFits(tensorflow::DataType Expected, tensorflow::DataType Given);
+
 /// A data input fed a dtype its OpDef does not take.
 struct MistypedEdge {
   const Node *User;

@@ -1,7 +1,9 @@
 //===- CallInlining.cpp - One function call replaced by its body ----------===//
 #include "frost/Transforms/Utils/CallInlining.h"
 
+#include "frost/IR/EdgeTypes.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Tensor/DataType.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -31,6 +33,22 @@ absl::Status inlineFunctionCall(Graph &G, Node &Call, const tensorflow::Function
     return absl::InvalidArgumentError(absl::StrCat(Where, ": ", Call.numDataInputs(),
                                                    " inputs for ", Sig.input_arg_size(),
                                                    " arguments"));
+  // TensorFlow refuses to instantiate a function fed, or returning, a dtype
+  // its signature does not declare; inlined, the mismatch would sit on the
+  // Identity nodes that stand for the arguments and results.
+  auto mistyped = [&](llvm::StringRef What, const tensorflow::OpDef::ArgDef &Arg,
+                      const Node &Src, int Port) -> absl::Status {
+    tensorflow::DataType Given = outputDType(Src, Port, Ops);
+    if (dtypeFits(Arg.type(), Given))
+      return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        Where, ": ", What.str(), " '", Arg.name(), "' is declared ", dataTypeName(Arg.type()),
+        " but '", Src.name().str(), Port ? absl::StrCat(":", Port) : "", "' (", Src.op().str(),
+        ") gives ", dataTypeName(Given)));
+  };
+  for (unsigned I = 0; I < Call.numDataInputs(); ++I)
+    FROST_RETURN_IF_ERROR(mistyped("argument", Sig.input_arg(static_cast<int>(I)),
+                                   *Call.input(I).Src, Call.input(I).Port));
   std::string Prefix = absl::StrCat("Func/", CallName);
   auto newName = [&](llvm::StringRef P) { return How.Names.newName(G, P); };
 
@@ -77,6 +95,16 @@ absl::Status inlineFunctionCall(Graph &G, Node &Call, const tensorflow::Function
       N->addControlInput(InputControl);
   }
 
+  for (unsigned I = 0; I < Body.Returns.size(); ++I) {
+    const tensorflow::OpDef::ArgDef &Arg = Sig.output_arg(static_cast<int>(I));
+    FROST_RETURN_IF_ERROR(mistyped("output", Arg, *Body.Returns[I].Src, Body.Returns[I].Port));
+    // The call's own Tout (an If's, a PartitionedCall's) is what its readers take.
+    if (tensorflow::DataType Declared = outputDType(Call, static_cast<int>(I), Ops);
+        !dtypeFits(Declared, Arg.type()))
+      return absl::InvalidArgumentError(absl::StrCat(
+          Where, ": output ", I, " is declared ", dataTypeName(Declared), " by the call but ",
+          dataTypeName(Arg.type()), " by the function's output '", Arg.name(), "'"));
+  }
   // Each result through an Identity, read where the call's outputs were.
   std::vector<Node *> Outputs;
   for (unsigned I = 0; I < Body.Returns.size(); ++I) {
