@@ -28,6 +28,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
@@ -183,14 +184,41 @@ std::optional<std::string> constantDifference(const TensorData &Got, const Tenso
 }
 
 /// Why Const value `Got` is not `Want`, the same-named Const of the source,
-/// or nothing. `Refrozen` is that Const in the source frozen again the
-/// same way: a pass that rewrote it (--optimize) rewrote it alike.
-std::optional<std::string> sourceConstantDifference(const TensorData &Got, const TensorData &Want,
-                                                    const TensorData *Refrozen) {
+/// or nothing. `Refrozen` gives that Const in the source frozen again the
+/// same way (decoded only when `Got` differs from the source): a pass that
+/// rewrote it (--optimize) rewrote it alike.
+std::optional<std::string>
+sourceConstantDifference(const TensorData &Got, const TensorData &Want,
+                         llvm::function_ref<std::optional<TensorData>()> Refrozen) {
   std::optional<std::string> Why = constantDifference(Got, Want, "the source");
-  if (Why && Refrozen && !constantDifference(Got, *Refrozen))
+  if (!Why)
+    return std::nullopt;
+  if (std::optional<TensorData> Again = Refrozen(); Again && !constantDifference(Got, *Again))
     return std::nullopt;
   return Why;
+}
+
+/// A function's Consts by node name.
+llvm::StringMap<const tensorflow::NodeDef *> constsOf(const tensorflow::FunctionDef *F) {
+  llvm::StringMap<const tensorflow::NodeDef *> Consts;
+  if (F)
+    for (const tensorflow::NodeDef &D : F->node_def())
+      if (D.op() == "Const")
+        Consts.try_emplace(D.name(), &D);
+  return Consts;
+}
+
+/// The value of function Const `D`, if it has one that decodes.
+std::optional<TensorData> functionConstValue(const tensorflow::NodeDef *D) {
+  if (!D)
+    return std::nullopt;
+  auto It = D->attr().find("value");
+  if (It == D->attr().end())
+    return std::nullopt;
+  absl::StatusOr<TensorData> V = decodeTensorProto(It->second.tensor(), D->name());
+  if (!V.ok())
+    return std::nullopt;
+  return *std::move(V);
 }
 
 /// Every Const the frozen graph kept from the source (by name, a Const
@@ -213,50 +241,49 @@ void checkSourceConstants(const FreezeResult &Expected, const Model &Frozen, Ver
     if (!GotValue.ok() || !WantValue.ok())
       continue; // a Const that does not decode is the structure check's
     ++R.SourceConstantsChecked;
-    std::optional<TensorData> RefrozenValue;
-    if (const Node *Again = Refrozen ? Refrozen->findNode(N.name()) : nullptr;
-        Again && Again->op() == "Const")
-      if (absl::StatusOr<TensorData> V = constValue(*Again); V.ok())
-        RefrozenValue = *std::move(V);
-    if (std::optional<std::string> Why = sourceConstantDifference(
-            *GotValue, *WantValue, RefrozenValue ? &*RefrozenValue : nullptr))
+    auto refrozenValue = [&]() -> std::optional<TensorData> {
+      const Node *Again = Refrozen ? Refrozen->findNode(N.name()) : nullptr;
+      if (!Again || Again->op() != "Const")
+        return std::nullopt;
+      absl::StatusOr<TensorData> V = constValue(*Again);
+      if (!V.ok())
+        return std::nullopt;
+      return *std::move(V);
+    };
+    if (std::optional<std::string> Why =
+            sourceConstantDifference(*GotValue, *WantValue, refrozenValue))
       R.Findings.push_back({"constants", N.name().str(),
                             absl::StrCat("(Const) does not hold the source's value: ", *Why)});
   }
-  // Functions of the same name: their Consts by node name.
+  // Functions of the same name: their Consts by node name, each function's
+  // indexed once.
   FunctionIndex SourceFunctions(S.library());
   std::optional<FunctionIndex> RefrozenFunctions;
   if (Refrozen)
     RefrozenFunctions.emplace(Refrozen->library());
-  auto constOf = [](const tensorflow::FunctionDef *F,
-                    const std::string &Name) -> std::optional<TensorData> {
-    if (!F)
-      return std::nullopt;
-    for (const tensorflow::NodeDef &D : F->node_def())
-      if (D.name() == Name && D.op() == "Const")
-        if (auto It = D.attr().find("value"); It != D.attr().end())
-          if (absl::StatusOr<TensorData> V = decodeTensorProto(It->second.tensor(), D.name());
-              V.ok())
-            return *std::move(V);
-    return std::nullopt;
-  };
   for (const tensorflow::FunctionDef &F : Frozen.graph().library().function()) {
     const std::string &Function = F.signature().name();
     const tensorflow::FunctionDef *SourceF = SourceFunctions.find(Function);
     if (!SourceF)
       continue;
+    llvm::StringMap<const tensorflow::NodeDef *> SourceConsts = constsOf(SourceF);
+    std::optional<llvm::StringMap<const tensorflow::NodeDef *>> RefrozenConsts;
     for (const tensorflow::NodeDef &D : F.node_def()) {
       if (D.op() != "Const")
         continue;
-      std::optional<TensorData> Want = constOf(SourceF, D.name());
-      std::optional<TensorData> Got = constOf(&F, D.name());
+      std::optional<TensorData> Want = functionConstValue(SourceConsts.lookup(D.name()));
+      std::optional<TensorData> Got = functionConstValue(&D);
       if (!Want || !Got)
         continue;
       ++R.SourceConstantsChecked;
-      std::optional<TensorData> Again =
-          RefrozenFunctions ? constOf(RefrozenFunctions->find(Function), D.name()) : std::nullopt;
-      if (std::optional<std::string> Why =
-              sourceConstantDifference(*Got, *Want, Again ? &*Again : nullptr))
+      auto refrozenValue = [&]() -> std::optional<TensorData> {
+        if (!RefrozenFunctions)
+          return std::nullopt;
+        if (!RefrozenConsts)
+          RefrozenConsts = constsOf(RefrozenFunctions->find(Function));
+        return functionConstValue(RefrozenConsts->lookup(D.name()));
+      };
+      if (std::optional<std::string> Why = sourceConstantDifference(*Got, *Want, refrozenValue))
         R.Findings.push_back(
             {"constants", absl::StrCat(Function, "/", D.name()),
              absl::StrCat("(Const in function ", inQuotes(Function),
