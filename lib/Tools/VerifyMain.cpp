@@ -161,20 +161,9 @@ int runVerify(VerifyCommandLine &C) {
   if (C.Timing)
     Timing.print(llvm::errs());
   // The verdict on stderr too, for scripts that read only that.
-  if (!Report->passed() && Report->Findings.empty()) {
-    llvm::errs() << "error: " << FrozenPath << ": verification failed: "
-                 << verify::verdictText(*Report, "frost-verify").substr(
-                        llvm::StringRef("frost-verify: FAILED: ").size())
-                 << "\n";
-    return 1;
-  }
   if (!Report->passed()) {
-    const verify::Finding &F = Report->Findings.front();
     llvm::errs() << "error: " << FrozenPath << ": verification failed: "
-                 << Report->Findings.size()
-                 << (Report->Findings.size() == 1 ? " finding" : " findings") << ", the first: "
-                 << F.Check << ": " << (F.Node.empty() ? "" : "'" + F.Node + "' ") << F.Message
-                 << "\n";
+                 << verify::failureText(*Report) << "\n";
     return 1;
   }
   return 0;

@@ -29,10 +29,7 @@ std::string noKernelText(const std::map<std::string, std::vector<std::string>> &
   return absl::StrJoin(Parts, "; ");
 }
 
-
-} // namespace
-
-static std::string notCheckedText(const VerifyReport &R) {
+std::string notCheckedText(const VerifyReport &R) {
   size_t Unchecked = R.unchecked();
   std::string Text = absl::StrCat(
       "NOT CHECKED numerically: ",
@@ -42,6 +39,28 @@ static std::string notCheckedText(const VerifyReport &R) {
     absl::StrAppend(&Text, " (no kernel for ", noKernelText(R.NoKernel), ")");
   return Text;
 }
+
+/// What fails the verdict when only outputs NOT CHECKED do.
+std::string uncheckedFailureText(const VerifyReport &R) {
+  return absl::StrCat(notCheckedText(R), "; --allow-unchecked passes what was checked");
+}
+
+/// "check: 'node' message".
+std::string findingText(const Finding &F) {
+  return absl::StrCat(F.Check, ": ", F.Node.empty() ? std::string() : inQuotes(F.Node) + " ",
+                      F.Message);
+}
+
+/// One line per finding; when only outputs NOT CHECKED fail the verdict,
+/// one line saying so (naming the ops without kernels).
+void printFindings(llvm::raw_ostream &OS, const VerifyReport &R) {
+  for (const Finding &F : R.Findings)
+    OS << "error: " << R.Frozen << ": " << findingText(F) << "\n";
+  if (R.Findings.empty() && !R.passed())
+    OS << "error: " << R.Frozen << ": " << uncheckedFailureText(R) << "\n";
+}
+
+} // namespace
 
 std::string verdictText(const VerifyReport &R, llvm::StringRef Tool) {
   std::string Unchecked = R.complete() ? "" : notCheckedText(R);
@@ -56,20 +75,14 @@ std::string verdictText(const VerifyReport &R, llvm::StringRef Tool) {
                                     "(--no-numeric)");
   if (R.AllowUnchecked)
     return absl::StrCat(Tool.str(), ": PASSED what was checked (--allow-unchecked); ", Unchecked);
-  return absl::StrCat(Tool.str(), ": FAILED: ", Unchecked,
-                      "; --allow-unchecked passes what was checked");
+  return absl::StrCat(Tool.str(), ": FAILED: ", uncheckedFailureText(R));
 }
 
-/// One line per finding; when only outputs NOT CHECKED fail the verdict,
-/// one line saying so (naming the ops without kernels).
-static void printFindings(llvm::raw_ostream &OS, const VerifyReport &R) {
-  for (const Finding &F : R.Findings)
-    OS << "error: " << R.Frozen << ": " << F.Check << ": "
-       << (F.Node.empty() ? std::string() : absl::StrCat(inQuotes(F.Node), " ")) << F.Message
-       << "\n";
-  if (R.Findings.empty() && !R.passed())
-    OS << "error: " << R.Frozen << ": " << notCheckedText(R)
-       << "; --allow-unchecked passes what was checked\n";
+std::string failureText(const VerifyReport &R) {
+  if (R.Findings.empty())
+    return uncheckedFailureText(R);
+  return absl::StrCat(R.Findings.size(), R.Findings.size() == 1 ? " finding" : " findings",
+                      ", the first: ", findingText(R.Findings.front()));
 }
 
 void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::StringRef Tool,

@@ -152,6 +152,10 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
 /// The verdict line: "TOOL: PASSED", "TOOL: FAILED: 2 findings", ...
 std::string verdictText(const VerifyReport &R, llvm::StringRef Tool);
 
+/// Why `R` did not pass, in one line: "2 findings, the first: numeric: 'y:0'
+/// ...", or the outputs NOT CHECKED.
+std::string failureText(const VerifyReport &R);
+
 /// For CI (docs/verify.md has the schema).
 std::string verifyReportJson(const VerifyReport &R);
 
