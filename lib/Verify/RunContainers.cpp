@@ -16,12 +16,24 @@ constexpr llvm::StringLiteral ArrayTag = "frost-tensor-array:";
 
 using Shape = std::vector<int64_t>;
 
-/// Elements of a shape whose dimensions are all known.
-int64_t countOf(const Shape &S) {
-  int64_t N = 1;
-  for (int64_t D : S)
-    N *= D;
-  return N;
+/// The bytes `Count` tensors of `DType` and shape `S` (all dimensions known)
+/// take (strings: 8 a string), refused over the budget's limit per tensor
+/// before anything is allocated.
+absl::StatusOr<uint64_t> checkedBytes(tensorflow::DataType DType, const Shape &S, uint64_t Count,
+                                      llvm::StringRef What, eval::EvalBudget &Budget) {
+  FROST_ASSIGN_OR_RETURN(int64_t PerItem, numElements(S));
+  uint64_t ElementBytes = isFixedSizeDataType(DType) ? dataTypeSize(DType) : 8;
+  uint64_t Elements = static_cast<uint64_t>(PerItem);
+  bool Overflows = Count && Elements && Elements > UINT64_MAX / ElementBytes / Count;
+  uint64_t Bytes = Elements * Count * ElementBytes;
+  if (Overflows || Bytes > Budget.MaxTensorBytes) {
+    Budget.Exceeded = eval::EvalBudget::Limit::TensorBytes;
+    return absl::ResourceExhaustedError(
+        absl::StrCat(What.str(), " would take ",
+                     Overflows ? "more than 2^64" : std::to_string(Bytes),
+                     " bytes, over the limit per tensor"));
+  }
+  return Bytes;
 }
 
 /// `T` with another shape of as many elements (shares the storage).
@@ -32,8 +44,10 @@ TensorData reshaped(const TensorData &T, Shape NewShape) {
                              std::vector<std::string>(T.elements().begin(), T.elements().end()));
 }
 
-TensorData zeros(tensorflow::DataType DType, Shape S) {
-  int64_t N = countOf(S);
+/// An item never set: zeros of shape `S`, within the budget's limit.
+absl::StatusOr<TensorData> zeros(tensorflow::DataType DType, Shape S, eval::EvalBudget &Budget) {
+  FROST_RETURN_IF_ERROR(checkedBytes(DType, S, 1, "an item never set, as zeros,", Budget).status());
+  int64_t N = *numElements(S);
   if (isFixedSizeDataType(DType))
     return TensorData::owned(DType, std::move(S),
                              std::string(static_cast<size_t>(N) * dataTypeSize(DType), '\0'));
@@ -130,14 +144,9 @@ absl::StatusOr<TensorData> stack(tensorflow::DataType DType,
         "the element shape is not known (no item set, no full element_shape)");
   Shape Out = {static_cast<int64_t>(Items.size())};
   Out.insert(Out.end(), ElementShape->begin(), ElementShape->end());
-  int64_t PerItem = countOf(*ElementShape);
-  uint64_t Bytes = static_cast<uint64_t>(PerItem) * Items.size() *
-                   (isFixedSizeDataType(DType) ? dataTypeSize(DType) : 8);
-  if (Bytes > Budget.MaxTensorBytes) {
-    Budget.Exceeded = eval::EvalBudget::Limit::TensorBytes;
-    return absl::ResourceExhaustedError(absl::StrCat("the stacked tensor would take ",
-                                                     Bytes, " bytes, over the limit per tensor"));
-  }
+  FROST_ASSIGN_OR_RETURN(uint64_t Bytes, checkedBytes(DType, *ElementShape, Items.size(),
+                                                      "the stacked tensor", Budget));
+  int64_t PerItem = *numElements(*ElementShape);
   if (Budget.WorkLeft < Bytes) {
     Budget.Exceeded = eval::EvalBudget::Limit::Work;
     return absl::ResourceExhaustedError("over the evaluation budget");
@@ -331,7 +340,7 @@ RunContainers::runList(const Node &N, std::vector<TensorData> &In, eval::EvalBud
       if (!fullyDefined(S))
         return absl::InvalidArgumentError(absl::StrCat(
             "item ", Index, " was never set and the element shape is not fully known"));
-      Item = zeros(L->ElementDType, *S);
+      FROST_ASSIGN_OR_RETURN(Item, zeros(L->ElementDType, *S, Budget));
     }
     if (!Pop)
       return std::vector<TensorData>{std::move(Item)};
@@ -448,7 +457,8 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
     if (!fullyDefined(A->ElementShape))
       return absl::InvalidArgumentError(
           absl::StrCat("reads index ", Index, ", which was never written"));
-    return std::vector<TensorData>{zeros(A->ElementDType, *A->ElementShape)};
+    FROST_ASSIGN_OR_RETURN(TensorData Zeros, zeros(A->ElementDType, *A->ElementShape, Budget));
+    return std::vector<TensorData>{std::move(Zeros)};
   }
   if (Op == "TensorArrayGatherV3") {
     FROST_RETURN_IF_ERROR(arity(In, 3));
