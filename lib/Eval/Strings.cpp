@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ArraySupport.h"
+#include "ElementwiseSupport.h"
 #include "Farmhash.h"
 
 #include "absl/strings/ascii.h"
@@ -140,16 +141,14 @@ absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
                                     " vs. ", shapeOf(Len)));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> PosValues, intElements(Ctx, 1));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> LenValues, intElements(Ctx, 2));
-  std::vector<int64_t> OutShape = shapeVector(In);
-  if (!Pos.shape().empty() && Pos.shape() != In.shape()) {
-    FROST_ASSIGN_OR_RETURN(OutShape, broadcastShapes(Ctx, In.shape(), Pos.shape()));
-  }
-  std::vector<int64_t> InIndex = broadcastIndex(In.shape(), OutShape);
-  std::vector<int64_t> PosIndex = broadcastIndex(Pos.shape(), OutShape);
-  std::vector<std::string> Out(InIndex.size());
+  // The strings and positions broadcast against each other, the output
+  // bounded before anything is allocated.
+  FROST_ASSIGN_OR_RETURN(elementwise::StringBroadcast B,
+                         elementwise::broadcastStrings(Ctx, In, Pos));
+  std::vector<std::string> Out(B.IndexX.size());
   for (size_t I = 0; I < Out.size(); ++I) {
-    llvm::StringRef S = In.elements()[InIndex[I]];
-    int64_t P = PosValues[PosIndex[I]], L = LenValues[PosIndex[I]];
+    llvm::StringRef S = In.elements()[B.IndexX[I]];
+    int64_t P = PosValues[B.IndexY[I]], L = LenValues[B.IndexY[I]];
     if (std::abs(P) > static_cast<int64_t>(S.size()))
       return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string ", quoted(S),
                                       " at index ", I));
@@ -157,7 +156,7 @@ absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
     // A negative length, taken as unsigned, reaches the end of the string.
     Out[I] = S.substr(Start, static_cast<size_t>(L)).str();
   }
-  return Outputs{TensorData::strings(tensorflow::DT_STRING, std::move(OutShape), std::move(Out))};
+  return Outputs{TensorData::strings(tensorflow::DT_STRING, std::move(B.Shape), std::move(Out))};
 }
 
 absl::StatusOr<Outputs> evalStringToNumber(const KernelContext &Ctx) {
