@@ -202,19 +202,25 @@ absl::Status validateUpdateShape(const KernelContext &Ctx, llvm::ArrayRef<int64_
   return absl::OkStatus();
 }
 
-/// Scatters `Updates` into `Base` (a tensor of `Shape`: zeros for ScatterNd,
-/// the input for the TensorScatter ops).
-absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base,
-                                size_t IndicesInput, const TensorData &Updates, ScatterOp Op) {
+/// Scatters `Updates` into a tensor of `Shape` holding `Base` (the input of
+/// the TensorScatter ops) or, without one, zeros (ScatterNd).
+absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, std::vector<int64_t> Shape,
+                                const TensorData *Base, size_t IndicesInput,
+                                const TensorData &Updates, ScatterOp Op) {
   const TensorData &IndicesT = Ctx.input(IndicesInput);
-  llvm::ArrayRef<int64_t> Shape = Base.shape();
+  const DataType DType = Updates.dtype();
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intElements(Ctx, IndicesInput));
   int64_t Depth = IndicesT.shape().back();
-  int64_t SliceSize = 1;
-  for (size_t D = Depth; D < Shape.size(); ++D)
-    SliceSize *= Shape[D];
-  if (Base.numElements() == 0)
-    return Outputs{Base};
+  int64_t SliceSize = 1, Count = 1;
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    Count *= Shape[D];
+    if (static_cast<int64_t>(D) >= Depth)
+      SliceSize *= Shape[D];
+  }
+  if (Count == 0)
+    return Outputs{DType == tensorflow::DT_STRING
+                       ? TensorData::strings(DType, std::move(Shape), {})
+                       : TensorData::owned(DType, std::move(Shape), std::string())};
   SliceLocations L;
   if (Depth > 0) {
     L = locate(Indices, Depth, Shape, true);
@@ -228,9 +234,10 @@ absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base
                                     tupleString(Indices, L.Bad, Depth),
                                     "] does not index into shape ", shapeString(Shape)));
   }
-  std::vector<int64_t> OutShape = shapeVector(Base);
-  if (Base.dtype() == tensorflow::DT_STRING) {
-    std::vector<std::string> Out(Base.elements().begin(), Base.elements().end());
+  if (DType == tensorflow::DT_STRING) {
+    std::vector<std::string> Out =
+        Base ? std::vector<std::string>(Base->elements().begin(), Base->elements().end())
+             : std::vector<std::string>(static_cast<size_t>(Count));
     for (size_t I = 0; I < L.Slices.size(); ++I)
       for (int64_t K = 0; K < SliceSize; ++K) {
         std::string &Dst = Out[L.Slices[I] * SliceSize + K];
@@ -240,13 +247,16 @@ absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base
         else
           Dst += Src; // tstring's sum: concatenation.
       }
-    return Outputs{TensorData::strings(Base.dtype(), std::move(OutShape), std::move(Out))};
+    return Outputs{TensorData::strings(DType, std::move(Shape), std::move(Out))};
   }
-  return dispatch<AllFixed>(Ctx, Base.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+  return dispatch<AllFixed>(Ctx, DType, [&](auto Tag) -> absl::StatusOr<Outputs> {
     using T = typename decltype(Tag)::type;
-    ElementsOf<T> In(Base), Upd(Updates);
-    OutputOf<T> Out(OutShape);
-    std::copy(In.begin(), In.end(), Out.data());
+    ElementsOf<T> Upd(Updates);
+    OutputOf<T> Out(std::move(Shape)); // Zeros.
+    if (Base) {
+      ElementsOf<T> In(*Base);
+      std::copy(In.begin(), In.end(), Out.data());
+    }
     scatterTyped<T>(Out.data(), Upd.data(), L.Slices, SliceSize, Op);
     return Outputs{std::move(Out).finish()};
   });
@@ -275,13 +285,7 @@ absl::StatusOr<Outputs> evalScatterNd(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(validateUpdateShape(Ctx, Shape, IndicesT, Updates));
   if (IndicesT.shape().empty())
     return Ctx.unimplemented("scalar indices");
-  TensorData Zeros;
-  if (Updates.dtype() == tensorflow::DT_STRING)
-    Zeros = TensorData::strings(Updates.dtype(), Shape, std::vector<std::string>(Count));
-  else
-    Zeros = TensorData::owned(Updates.dtype(), Shape,
-                              std::string(Count * dataTypeSize(Updates.dtype()), '\0'));
-  return scatter(Ctx, Zeros, 0, Updates, ScatterOp::Add);
+  return scatter(Ctx, std::move(Shape), nullptr, 0, Updates, ScatterOp::Add);
 }
 
 namespace {
@@ -321,7 +325,7 @@ absl::StatusOr<Outputs> tensorScatter(const KernelContext &Ctx, ScatterOp Op) {
       return Ctx.invalid(InnerError);
   if (Base.numElements() == 0 && (IndicesT.numElements() != 0 || Updates.numElements() != 0))
     return Ctx.invalid("Indices and updates specified for empty output shape");
-  return scatter(Ctx, Base, 1, Updates, Op);
+  return scatter(Ctx, shapeVector(Base), &Base, 1, Updates, Op);
 }
 
 } // namespace
