@@ -320,10 +320,6 @@ absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
                  std::move(ShapeOut).finish()};
 }
 
-} // namespace frost::eval
-
-namespace frost::eval {
-
 namespace {
 
 /// The ASCII bytes a regular expression matches when it is one bracket class
