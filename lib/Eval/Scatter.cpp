@@ -169,35 +169,60 @@ void scatterTyped(T *Out, const T *Updates, const std::vector<int64_t> &Slices, 
   }
 }
 
-/// TensorFlow's ValidateUpdateShape (ScatterNd's shape checks).
+/// DoScatterNd's ValidateUpdateShape. It reads indices of rank 1 as tuples
+/// of one index where checkSliceShapes reads one tuple: only such indices
+/// reach its errors (checkSliceShapes refuses the others first, so updates
+/// have at least the batch dims here).
 absl::Status validateUpdateShape(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Shape,
                                  const TensorData &Indices, const TensorData &Updates) {
   int64_t IndicesRank = Indices.shape().size(), UpdatesRank = Updates.shape().size();
   int64_t Rank = Shape.size();
-  int64_t SliceDim = IndicesRank > 0 ? Indices.shape().back() : 1;
+  int64_t SliceDim = IndicesRank > 1 ? Indices.shape().back() : 1;
   int64_t BatchDim = IndicesRank > 1 ? IndicesRank - 1 : 1;
-  auto PrefixError = [&] {
-    return Ctx.invalid(absl::StrCat("Dimensions [0,", BatchDim, ") of indices[shape=",
-                                    shapeOf(Indices), "] must match dimensions [0,", BatchDim,
-                                    ") of updates[shape=", shapeOf(Updates), "]"));
-  };
+  for (int64_t D = 0; D < BatchDim; ++D)
+    if (Updates.shape()[D] != Indices.shape()[D])
+      return Ctx.invalid(absl::StrCat("Dimensions [0,", BatchDim, ") of indices[shape=",
+                                      shapeOf(Indices), "] = ", Indices.shape()[D],
+                                      " must match dimensions [0,", BatchDim,
+                                      ") of updates[shape=", shapeOf(Updates),
+                                      "] = ", Updates.shape()[D]));
   auto SuffixError = [&] {
     return Ctx.invalid(absl::StrCat("Dimensions [", SliceDim, ",", Rank, ") of input[shape=",
                                     shapeString(Shape), "] must match dimensions [", BatchDim,
                                     ",", UpdatesRank, ") of updates[shape=", shapeOf(Updates),
                                     "]"));
   };
-  if (UpdatesRank < BatchDim)
-    return PrefixError();
   if (Rank < SliceDim + (UpdatesRank - BatchDim))
     return SuffixError();
   if (UpdatesRank != BatchDim + Rank - SliceDim)
     return SuffixError();
-  for (int64_t D = 0; D < BatchDim; ++D)
-    if (Updates.shape()[D] != (D < IndicesRank ? Indices.shape()[D] : 1))
-      return PrefixError();
   for (int64_t D = 0; D < UpdatesRank - BatchDim; ++D)
     if (Updates.shape()[D + BatchDim] != Shape[D + SliceDim])
+      return SuffixError();
+  return absl::OkStatus();
+}
+
+/// ScatterNdOp::Compute's own shape checks, before DoScatterNd's
+/// (validateUpdateShape): the outer dims of indices and updates match, and
+/// the inner dims of updates are the output's dims past the index depth.
+absl::Status checkSliceShapes(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Shape,
+                              const TensorData &Indices, const TensorData &Updates) {
+  const int64_t Outer = Indices.shape().size() - 1, Depth = Indices.shape().back();
+  const int64_t UpdatesRank = Updates.shape().size(), Rank = Shape.size();
+  for (int64_t D = 0; D < Outer; ++D)
+    if (D >= UpdatesRank || Indices.shape()[D] != Updates.shape()[D])
+      return Ctx.invalid(absl::StrCat("Dimensions [0,", Outer, ") of indices[shape=",
+                                      shapeOf(Indices), "] must match dimensions [0,", Outer,
+                                      ") of updates[shape=", shapeOf(Updates), "]"));
+  auto SuffixError = [&] {
+    return Ctx.invalid(absl::StrCat("Dimensions [", Depth, ",", Rank, ") of input[shape=",
+                                    shapeString(Shape), "] must match dimensions [", Outer, ",",
+                                    UpdatesRank, ") of updates[shape=", shapeOf(Updates), "]"));
+  };
+  if (UpdatesRank - Outer != Rank - Depth)
+    return SuffixError();
+  for (int64_t D = 0; D + Outer < UpdatesRank; ++D)
+    if (Updates.shape()[D + Outer] != Shape[Depth + D])
       return SuffixError();
   return absl::OkStatus();
 }
@@ -272,10 +297,23 @@ absl::StatusOr<Outputs> evalScatterNd(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
   const TensorData &IndicesT = Ctx.input(0), &Updates = Ctx.input(1), &ShapeT = Ctx.input(2);
   FROST_RETURN_IF_ERROR(checkDType(Ctx, Updates.dtype(), ScatterTypes));
-  if (ShapeT.shape().size() != 1)
-    return Ctx.invalid("Shape must be a vector");
+  // TensorFlow checks the shape input's rank after the slice shapes, which
+  // read its values as a shape whatever its rank.
+  if (IndicesT.shape().empty())
+    return Ctx.invalid(absl::StrCat("Indices shape must have rank at least one. Found:",
+                                    shapeOf(IndicesT)));
+  if (Updates.shape().empty())
+    return Ctx.invalid(absl::StrCat("Updates shape must have rank at least one. Found:",
+                                    shapeOf(Updates)));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Dims, intElements(Ctx, 2));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, makeShape(Ctx, Updates.dtype(), Dims));
+  // TensorFlow's ValidEmptyOutputShape: no indices and no updates, or all three non-empty.
+  const bool NoIndices = IndicesT.numElements() == 0, NoUpdates = Updates.numElements() == 0;
+  if (!(NoIndices && NoUpdates) && (ShapeT.numElements() == 0 || NoIndices || NoUpdates))
+    return Ctx.invalid("Indices and updates specified for empty output shape");
+  FROST_RETURN_IF_ERROR(checkSliceShapes(Ctx, Shape, IndicesT, Updates));
+  if (ShapeT.shape().size() != 1)
+    return Ctx.invalid("Shape must be a vector");
   int64_t Count = 1;
   for (int64_t D : Shape)
     Count *= D;
@@ -283,8 +321,6 @@ absl::StatusOr<Outputs> evalScatterNd(const KernelContext &Ctx) {
     return Ctx.invalid(absl::StrCat(
         "Indices and updates specified for empty output.  indices shape: ", shapeOf(IndicesT)));
   FROST_RETURN_IF_ERROR(validateUpdateShape(Ctx, Shape, IndicesT, Updates));
-  if (IndicesT.shape().empty())
-    return Ctx.unimplemented("scalar indices");
   return scatter(Ctx, std::move(Shape), nullptr, 0, Updates, ScatterOp::Add);
 }
 
