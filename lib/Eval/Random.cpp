@@ -304,7 +304,7 @@ absl::StatusOr<Philox> keyCounterInput(const KernelContext &Ctx) {
       Counter.dtype() != tensorflow::DT_UINT64)
     return Ctx.invalid("key and counter must be uint64 and alg int32");
   if (!Alg.shape().empty())
-    return Ctx.invalid(absl::StrCat("algorithm must be of shape [], not ", shapeOf(Alg)));
+    return Ctx.invalid(absl::StrCat("input 3 (0-based) must have shape [], not ", shapeOf(Alg)));
   if (Key.shape().size() != 1 || Key.shape()[0] != 1)
     return Ctx.invalid(absl::StrCat("key must have shape [1], not ", shapeOf(Key),
                                     ". (Note that batched keys are not supported yet.)"));
