@@ -142,16 +142,27 @@ absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> PosValues, intElements(Ctx, 1));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> LenValues, intElements(Ctx, 2));
   // The strings and positions broadcast against each other, the output
-  // bounded before anything is allocated.
+  // bounded before anything is allocated. TensorFlow's broadcasting path
+  // (shapes that differ, pos not a scalar) takes at most 2 dims and names
+  // an element of a 2-D output by its row and column.
   FROST_ASSIGN_OR_RETURN(elementwise::StringBroadcast B,
                          elementwise::broadcastStrings(Ctx, In, Pos));
+  const bool Broadcasts = !Pos.shape().empty() && Pos.shape() != In.shape();
+  if (Broadcasts && B.Shape.size() > 2)
+    return Ctx.invalid(
+        absl::StrCat("Substr broadcast not implemented for ", B.Shape.size(), " dimensions"));
+  auto IndexName = [&](int64_t I) {
+    if (Broadcasts && B.Shape.size() == 2)
+      return absl::StrCat("(", I / B.Shape[1], ", ", I % B.Shape[1], ")");
+    return absl::StrCat(I);
+  };
   std::vector<std::string> Out(B.IndexX.size());
   for (size_t I = 0; I < Out.size(); ++I) {
     llvm::StringRef S = In.elements()[B.IndexX[I]];
     int64_t P = PosValues[B.IndexY[I]], L = LenValues[B.IndexY[I]];
     if (std::abs(P) > static_cast<int64_t>(S.size()))
       return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string ", quoted(S),
-                                      " at index ", I));
+                                      " at index ", IndexName(I)));
     size_t Start = P < 0 ? S.size() + P : P;
     // A negative length, taken as unsigned, reaches the end of the string.
     Out[I] = S.substr(Start, static_cast<size_t>(L)).str();
@@ -407,7 +418,7 @@ absl::StatusOr<Outputs> evalRegexReplace(const KernelContext &Ctx) {
     return Ctx.invalid(absl::StrCat("Pattern must be scalar, but received ", shapeOf(Pattern)));
   if (!Rewrite.shape().empty())
     return Ctx.invalid(
-        absl::StrCat("Replacement pattern must be scalar, but received ", shapeOf(Rewrite)));
+        absl::StrCat("Rewrite must be scalar, but received ", shapeOf(Rewrite)));
   FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
   return regexReplace(Ctx, Pattern.elements()[0], Rewrite.elements()[0], Global);
 }
