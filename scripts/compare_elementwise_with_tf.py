@@ -443,6 +443,18 @@ def other_error_cases():
     for x, ln in ((np.float32(1), np.array([4], np.int32)), (np.zeros(3, np.float32), np.array([-1], np.int32)),
                   (np.zeros(3, np.float32), np.array([4, 4], np.int32))):
         out.append(Case("RFFT", f32, [(x, f32), (ln, tf.int32)], {}, {"input": x, "fft_length": ln}))
+    # Shorter than fft_length.
+    x, ln = np.zeros(3, np.float32), np.array([4], np.int32)
+    out.append(Case("RFFT", f32, [(x, f32), (ln, tf.int32)], {}, {"input": x, "fft_length": ln}))
+    c64 = tf.complex64
+    for z, ln in ((np.complex64(1), np.array([4], np.int32)),
+                  (np.zeros(3, np.complex64), np.array([-1], np.int32)),
+                  (np.zeros(3, np.complex64), np.array([4, 4], np.int32))):
+        out.append(Case("IRFFT", c64, [(z, c64), (ln, tf.int32)], {}, {"input": z, "fft_length": ln}))
+    for x, f in ((np.zeros([4, 3], np.float32), np.float32(2)),
+                 (np.zeros([1, 2, 2, 3], np.float32), np.float32([2]))):
+        out.append(Case("AdjustContrastv2", f32, [(x, f32), (f, f32)], {},
+                        {"images": x, "contrast_factor": f}))
     return out
 
 

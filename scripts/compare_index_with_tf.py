@@ -223,8 +223,59 @@ def gen_where(rng):
     return Case("Where", {"condition": x})
 
 
+# Refused inputs the random generators above never make, one after another: each
+# must be refused with TensorFlow's message.
+REFUSED = [
+    lambda rng: Case("BatchToSpaceND", {"input": values(rng, tf.float32, [4, 2, 2, 1]),
+                                        "block_shape": idx([2, 2]),
+                                        "crops": idx([[0, -1], [0, 0]])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([[0]]), "updates": idx([1]),
+                                   "shape": idx([[2, 2]])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([[0]]), "updates": idx([[1, 2]]),
+                                   "shape": idx([0, 2])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([[0], [1]]), "updates": idx([1, 2, 3]),
+                                   "shape": idx([4])}),
+    # ScatterNd checks its shape input's rank after the slice shapes.
+    lambda rng: Case("ScatterNd", {"indices": idx([[0]]), "updates": idx([[1, 2], [3, 4]]),
+                                   "shape": idx([[0, 2]])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([[0]]), "updates": idx([[1, 2], [3, 4]]),
+                                   "shape": idx([0, 2])}),
+    lambda rng: Case("ScatterNd", {"indices": idx(0), "updates": idx([1]), "shape": idx([2])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([[0]]), "updates": idx(5),
+                                   "shape": idx([[2, 2]])}),
+    lambda rng: Case("ScatterNd", {"indices": idx(np.zeros([1, 0])), "updates": idx([5]),
+                                   "shape": idx(np.zeros([0]))}),
+    lambda rng: Case("ScatterNd", {"indices": idx([0, 1]), "updates": idx([1]),
+                                   "shape": idx([3, 4])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([1]), "updates": idx([1, 2, 3, 4]),
+                                   "shape": idx([3, 4])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([1, 0]), "updates": idx([1]),
+                                   "shape": idx([2, 1, 1])}),
+    lambda rng: Case("ScatterNd", {"indices": idx([1]), "updates": idx([1]),
+                                   "shape": idx([3, 1])}),
+    lambda rng: Case("TensorScatterUpdate", {"tensor": idx([1, 2, 3]), "indices": idx(0),
+                                             "updates": idx(5)}),
+    lambda rng: Case("TensorScatterUpdate", {"tensor": idx([1, 2, 3]),
+                                             "indices": idx([[0], [1]]),
+                                             "updates": idx([5, 6, 7])}),
+    lambda rng: Case("TensorScatterAdd", {"tensor": idx(np.zeros([0])), "indices": idx([[0]]),
+                                          "updates": idx([5])}),
+    lambda rng: Case("GatherNd", {"params": values(rng, tf.float32, [0, 2]),
+                                  "indices": idx([[0]])}),
+    lambda rng: Case("OneHot", {"indices": idx([0, 1]), "depth": idx([3]),
+                                "on_value": idx(1), "off_value": idx(0)}),
+    lambda rng: Case("OneHot", {"indices": idx([0, 1]), "depth": idx(3),
+                                "on_value": idx(1), "off_value": idx([0])}),
+    lambda rng: Case("Where", {"condition": np.ones([1] * 9, dtype=bool)}),
+]
+
+
+def gen_refused(rng, _next=iter(range(1 << 30))):
+    return REFUSED[next(_next) % len(REFUSED)](rng)
+
+
 GENERATORS = [gen_identity_n, gen_space_batch, gen_space_depth, gen_gather_nd, gen_scatter,
-              gen_scan, gen_top_k, gen_one_hot, gen_where]
+              gen_scan, gen_top_k, gen_one_hot, gen_where, gen_refused]
 
 
 # Arguments whose shapes must be known for the op's shape function to build the node.

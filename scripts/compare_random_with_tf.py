@@ -137,7 +137,26 @@ def gen_key_counter(rng):
     return Case(op, {} if op == "StatelessRandomGetAlg" else {"seed": seed_input(rng)})
 
 
-GENERATORS = [gen_float, gen_float, gen_float, gen_int, gen_full_int, gen_key_counter]
+# Refused inputs the random generators above never make, one after another: each
+# must be refused with TensorFlow's message.
+REFUSED = [
+    lambda rng: Case("StatelessRandomUniformInt",
+                     {"shape": np.array([2], dtype=np.int32), "seed": seed_input(rng),
+                      "minval": np.array(0, dtype=np.int32),
+                      "maxval": np.array([5], dtype=np.int32)}),
+    lambda rng: Case("StatelessRandomUniformV2",
+                     dict(shape=np.array([2], dtype=np.int32),
+                          **dict(key_counter_alg(rng), alg=np.array([1], dtype=np.int32))),
+                     {"dtype": tf.float32}),
+]
+
+
+def gen_refused(rng, _next=iter(range(1 << 30))):
+    return REFUSED[next(_next) % len(REFUSED)](rng)
+
+
+GENERATORS = [gen_float, gen_float, gen_float, gen_int, gen_full_int, gen_key_counter,
+              gen_refused]
 
 
 def main():

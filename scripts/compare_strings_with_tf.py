@@ -25,7 +25,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, run_case  # noqa: E402
+from compare_array_with_tf import Case, idx, run_case  # noqa: E402
 
 ALPHABET = [b"a", b"b", b"Z", b"Q", b" ", b" ", b",", b"\t", b"<>", b"0", b"7", b".",
             "\u00e9".encode(), "\u65e5".encode(), b"\xff"]
@@ -172,8 +172,42 @@ def gen_regex(rng):
                 {"replace_global": glob})
 
 
+def obj(v):
+    return np.array(v, dtype=object)
+
+
+# Inputs the random generators above never make, one after another: Substr's
+# broadcast of strings against positions, and refusals (each must be refused with
+# TensorFlow's message).
+REFUSED = [
+    lambda rng: Case("Substr", {"input": obj([b"abc", b"de", b""]), "pos": idx([[0], [1]]),
+                                "len": idx([[1], [5]])}),
+    lambda rng: Case("Substr", {"input": obj([b"abc", b"de", b"x"]), "pos": idx([[0], [-1]]),
+                                "len": idx([[1], [5]])}),
+    lambda rng: Case("Substr", {"input": obj([b"abc", b"de", b""]), "pos": idx([1]),
+                                "len": idx([1])}),
+    lambda rng: Case("Substr", {"input": obj([[[b"ab", b"c"]]]), "pos": idx(np.zeros([2, 1, 1])),
+                                "len": idx(np.ones([2, 1, 1]))}),
+    lambda rng: Case("Substr", {"input": obj([b"abc", b"de", b""]), "pos": idx([0, 1]),
+                                "len": idx([1, 1])}),
+    lambda rng: Case("Substr", {"input": obj([b"abc"]), "pos": idx([0]), "len": idx(1)}),
+    lambda rng: Case("AsString", {"input": np.float32([1.5])},
+                     {"scientific": True, "shortest": True}),
+    lambda rng: Case("AsString", {"input": idx([1])}, {"fill": "00"}),
+    lambda rng: Case("AsString", {"input": idx([1])}, {"fill": "x", "width": 3}),
+    lambda rng: Case("RegexReplace", {"input": obj([b"a,b"]), "pattern": obj([b","]),
+                                      "rewrite": obj(b" ")}),
+    lambda rng: Case("RegexReplace", {"input": obj([b"a,b"]), "pattern": obj(b","),
+                                      "rewrite": obj([b" "])}),
+]
+
+
+def gen_refused(rng, _next=iter(range(1 << 30))):
+    return REFUSED[next(_next) % len(REFUSED)](rng)
+
+
 GENERATORS = [gen_hash, gen_join, gen_length, gen_case, gen_substr, gen_as_string, gen_to_number,
-              gen_split, gen_regex]
+              gen_split, gen_regex, gen_refused]
 
 
 def main():

@@ -149,21 +149,12 @@ absl::StatusOr<Outputs> evalFakeQuantWithMinMaxVarsPerChannel(const KernelContex
 
 namespace {
 
-/// x + y, x * y, ... in T as TensorFlow computes them, under its flushing.
-template <typename T> struct InType {
-  using W = T;
-  static T add(T A, T B) { return T(pk::add(W(A), W(B))); }
-  static T sub(T A, T B) { return T(pk::sub(W(A), W(B))); }
-  static T mul(T A, T B) { return T(pk::mul(W(A), W(B))); }
-  static T floor(T A) { return T(pk::pfloor(W(A))); }
-};
-
 /// scalar_round_half_to_even_op (rint, for float and double: -0.0 stays)
-/// and scalar_round_up_op (floor(x + 0.5)).
+/// and scalar_round_up_op (floor(x + 0.5)), under TensorFlow's flushing.
 template <typename T> T roundQuantized(T X, bool HalfToEven) {
   if (HalfToEven)
     return std::nearbyint(tfmath::daz(X));
-  return InType<T>::floor(InType<T>::add(X, T(0.5)));
+  return pk::pfloor(pk::add(X, T(0.5)));
 }
 
 /// QuantizeAndDequantizeV2/V3/V4 over the whole tensor (axis -1).
@@ -171,8 +162,6 @@ template <typename T>
 TensorData quantizeAndDequantize(const TensorData &Input, bool SignedInput, int64_t NumBits,
                                  bool RangeGiven, T MinRange, T MaxRange, bool NarrowRange,
                                  bool HalfToEven) {
-  using W = typename InType<T>::W;
-  using Op = InType<T>;
   ElementsOf<T> In(Input);
   if (!RangeGiven && In.size() > 0) {
     // Eigen's minimum() and maximum() (NaN-free inputs give the same
@@ -189,26 +178,26 @@ TensorData quantizeAndDequantize(const TensorData &Input, bool SignedInput, int6
                                    : 0;
   const int64_t MaxQ =
       SignedInput ? (int64_t(1) << (NumBits - 1)) - 1 : (int64_t(1) << NumBits) - 1;
-  const W MinQW = static_cast<W>(MinQ), MaxQW = static_cast<W>(MaxQ);
+  const T QMin = static_cast<T>(MinQ), QMax = static_cast<T>(MaxQ);
   const T Max = Eigen::NumTraits<T>::highest();
-  const T ScaleFromMin = pk::mul(MinQW, W(MinRange)) > W(0) ? T(pk::div(MinQW, W(MinRange))) : Max;
-  const T ScaleFromMax = pk::mul(MaxQW, W(MaxRange)) > W(0) ? T(pk::div(MaxQW, W(MaxRange))) : Max;
+  const T ScaleFromMin = pk::mul(QMin, MinRange) > T(0) ? pk::div(QMin, MinRange) : Max;
+  const T ScaleFromMax = pk::mul(QMax, MaxRange) > T(0) ? pk::div(QMax, MaxRange) : Max;
   T Scale, InverseScale;
   if (ScaleFromMin < ScaleFromMax) {
     Scale = ScaleFromMin;
-    InverseScale = T(pk::div(W(MinRange), MinQW));
-    MaxRange = T(pk::mul(MaxQW, W(InverseScale)));
+    InverseScale = pk::div(MinRange, QMin);
+    MaxRange = pk::mul(QMax, InverseScale);
   } else {
     Scale = ScaleFromMax;
-    InverseScale = T(pk::div(W(MaxRange), MaxQW));
-    MinRange = T(pk::mul(MinQW, W(InverseScale)));
+    InverseScale = pk::div(MaxRange, QMax);
+    MinRange = pk::mul(QMin, InverseScale);
   }
   OutputOf<T> Out(shapeOf(Input));
   for (int64_t I = 0; I < In.size(); ++I) {
     T X = In[I];
     if (RangeGiven) // cwiseMin(max).cwiseMax(min), as pmin and pmax.
-      X = T(pk::pmax(pk::pmin(W(X), W(MaxRange)), W(MinRange)));
-    Out[I] = Op::mul(roundQuantized(Op::mul(X, Scale), HalfToEven), InverseScale);
+      X = pk::pmax(pk::pmin(X, MaxRange), MinRange);
+    Out[I] = pk::mul(roundQuantized(pk::mul(X, Scale), HalfToEven), InverseScale);
   }
   return std::move(Out).finish();
 }

@@ -9,6 +9,7 @@
 
 #include "llvm/Support/Endian.h"
 
+#include <bit>
 #include <utility>
 
 namespace frost::eval {
@@ -22,7 +23,6 @@ constexpr uint64_t K2 = 0x9ae16a3b2f90404fULL;
 uint64_t fetch64(const char *P) { return llvm::support::endian::read64le(P); }
 uint64_t fetch32(const char *P) { return llvm::support::endian::read32le(P); }
 
-uint64_t rotate(uint64_t V, int Shift) { return Shift == 0 ? V : (V >> Shift) | (V << (64 - Shift)); }
 uint64_t shiftMix(uint64_t V) { return V ^ (V >> 47); }
 
 uint64_t hashLen16(uint64_t U, uint64_t V, uint64_t Mul) {
@@ -38,8 +38,8 @@ uint64_t hashLen0to16(const char *S, size_t Len) {
     uint64_t Mul = K2 + Len * 2;
     uint64_t A = fetch64(S) + K2;
     uint64_t B = fetch64(S + Len - 8);
-    uint64_t C = rotate(B, 37) * Mul + A;
-    uint64_t D = (rotate(A, 25) + B) * Mul;
+    uint64_t C = std::rotr(B, 37) * Mul + A;
+    uint64_t D = (std::rotr(A, 25) + B) * Mul;
     return hashLen16(C, D, Mul);
   }
   if (Len >= 4) {
@@ -62,7 +62,7 @@ uint64_t hashLen17to32(const char *S, size_t Len) {
   uint64_t B = fetch64(S + 8);
   uint64_t C = fetch64(S + Len - 8) * Mul;
   uint64_t D = fetch64(S + Len - 16) * K2;
-  return hashLen16(rotate(A + B, 43) + rotate(C, 30) + D, A + rotate(B + K2, 18) + C, Mul);
+  return hashLen16(std::rotr(A + B, 43) + std::rotr(C, 30) + D, A + std::rotr(B + K2, 18) + C, Mul);
 }
 
 uint64_t hashLen33to64(const char *S, size_t Len) {
@@ -71,24 +71,24 @@ uint64_t hashLen33to64(const char *S, size_t Len) {
   uint64_t B = fetch64(S + 8);
   uint64_t C = fetch64(S + Len - 8) * Mul;
   uint64_t D = fetch64(S + Len - 16) * K2;
-  uint64_t Y = rotate(A + B, 43) + rotate(C, 30) + D;
-  uint64_t Z = hashLen16(Y, A + rotate(B + K2, 18) + C, Mul);
+  uint64_t Y = std::rotr(A + B, 43) + std::rotr(C, 30) + D;
+  uint64_t Z = hashLen16(Y, A + std::rotr(B + K2, 18) + C, Mul);
   uint64_t E = fetch64(S + 16) * Mul;
   uint64_t F = fetch64(S + 24);
   uint64_t G = (Y + fetch64(S + Len - 32)) * Mul;
   uint64_t H = (Z + fetch64(S + Len - 24)) * Mul;
-  return hashLen16(rotate(E + F, 43) + rotate(G, 30) + H, E + rotate(F + A, 18) + G, Mul);
+  return hashLen16(std::rotr(E + F, 43) + std::rotr(G, 30) + H, E + std::rotr(F + A, 18) + G, Mul);
 }
 
 /// Two 64-bit values from 32 bytes at S and two seeds.
 std::pair<uint64_t, uint64_t> weakHashLen32WithSeeds(const char *S, uint64_t A, uint64_t B) {
   uint64_t W = fetch64(S), X = fetch64(S + 8), Y = fetch64(S + 16), Z = fetch64(S + 24);
   A += W;
-  B = rotate(B + A + Z, 21);
+  B = std::rotr(B + A + Z, 21);
   uint64_t C = A;
   A += X;
   A += Y;
-  B += rotate(A, 44);
+  B += std::rotr(A, 44);
   return {A + Z, B + C};
 }
 
@@ -115,11 +115,11 @@ uint64_t fingerprint64(llvm::StringRef Str) {
   const char *End = S + ((Len - 1) / 64) * 64;
   const char *Last64 = S + Len - 64;
   do {
-    X = rotate(X + Y + V.first + fetch64(S + 8), 37) * K1;
-    Y = rotate(Y + V.second + fetch64(S + 48), 42) * K1;
+    X = std::rotr(X + Y + V.first + fetch64(S + 8), 37) * K1;
+    Y = std::rotr(Y + V.second + fetch64(S + 48), 42) * K1;
     X ^= W.second;
     Y += V.first + fetch64(S + 40);
-    Z = rotate(Z + W.first, 33) * K1;
+    Z = std::rotr(Z + W.first, 33) * K1;
     V = weakHashLen32WithSeeds(S, V.second * K1, X + W.first);
     W = weakHashLen32WithSeeds(S + 32, Z + W.second, Y + fetch64(S + 16));
     std::swap(Z, X);
@@ -130,11 +130,11 @@ uint64_t fingerprint64(llvm::StringRef Str) {
   W.first += ((Len - 1) & 63);
   V.first += W.first;
   W.first += V.first;
-  X = rotate(X + Y + V.first + fetch64(S + 8), 37) * Mul;
-  Y = rotate(Y + V.second + fetch64(S + 48), 42) * Mul;
+  X = std::rotr(X + Y + V.first + fetch64(S + 8), 37) * Mul;
+  Y = std::rotr(Y + V.second + fetch64(S + 48), 42) * Mul;
   X ^= W.second * 9;
   Y += V.first * 9 + fetch64(S + 40);
-  Z = rotate(Z + W.first, 33) * Mul;
+  Z = std::rotr(Z + W.first, 33) * Mul;
   V = weakHashLen32WithSeeds(S, V.second * Mul, X + W.first);
   W = weakHashLen32WithSeeds(S + 32, Z + W.second, Y + fetch64(S + 16));
   std::swap(Z, X);

@@ -210,6 +210,15 @@ template <typename T> struct TruncatedNormal {
   }
 };
 
+/// Random bits as the unsigned type U, from word I of a counter value (words
+/// 2I and 2I + 1 for 64-bit types).
+template <typename U> U wordsAs(const Philox::Block &W, int I) {
+  if constexpr (sizeof(U) == 8)
+    return U(uint64_t(W[2 * I]) | uint64_t(W[2 * I + 1]) << 32);
+  else
+    return U(W[I]);
+}
+
 /// Integers in [Lo, Lo + Range): one word each (two for 64-bit types).
 template <typename T> struct UniformInt {
   using U = std::make_unsigned_t<T>;
@@ -220,10 +229,8 @@ template <typename T> struct UniformInt {
   std::array<T, GroupSize> operator()(Philox &Gen) const {
     Philox::Block W = Gen.next();
     std::array<T, GroupSize> Out;
-    for (int I = 0; I < GroupSize; ++I) {
-      U Bits = sizeof(T) == 8 ? U(uint64_t(W[2 * I]) | uint64_t(W[2 * I + 1]) << 32) : U(W[I]);
-      Out[I] = static_cast<T>(static_cast<U>(static_cast<U>(Lo) + Bits % Range));
-    }
+    for (int I = 0; I < GroupSize; ++I)
+      Out[I] = static_cast<T>(static_cast<U>(static_cast<U>(Lo) + wordsAs<U>(W, I) % Range));
     return Out;
   }
 };
@@ -237,8 +244,7 @@ template <typename T> struct FullInt {
     Philox::Block W = Gen.next();
     std::array<T, GroupSize> Out;
     for (int I = 0; I < GroupSize; ++I)
-      Out[I] = static_cast<T>(
-          sizeof(T) == 8 ? U(uint64_t(W[2 * I]) | uint64_t(W[2 * I + 1]) << 32) : U(W[I]));
+      Out[I] = static_cast<T>(wordsAs<U>(W, I));
     return Out;
   }
 };
@@ -280,27 +286,14 @@ absl::StatusOr<Philox> seedInput(const KernelContext &Ctx, size_t I) {
   const TensorData &Seed = Ctx.input(I);
   if (Seed.shape().size() != 1 || Seed.shape()[0] != 2)
     return Ctx.invalid(absl::StrCat("seed must have shape [2], not ", shapeOf(Seed)));
-  uint64_t S[2];
-  switch (Seed.dtype()) {
-  case tensorflow::DT_INT32:
-    for (int J = 0; J < 2; ++J)
-      S[J] = static_cast<uint64_t>(static_cast<int64_t>(ElementsOf<int32_t>(Seed)[J]));
-    break;
-  case tensorflow::DT_INT64:
-    for (int J = 0; J < 2; ++J)
-      S[J] = static_cast<uint64_t>(ElementsOf<int64_t>(Seed)[J]);
-    break;
-  case tensorflow::DT_UINT32:
-    for (int J = 0; J < 2; ++J)
-      S[J] = ElementsOf<uint32_t>(Seed)[J];
-    break;
-  case tensorflow::DT_UINT64:
-    for (int J = 0; J < 2; ++J)
-      S[J] = ElementsOf<uint64_t>(Seed)[J];
-    break;
-  default:
-    return Ctx.unimplementedType(Seed.dtype());
-  }
+  uint64_t S[2] = {0, 0};
+  FROST_RETURN_IF_ERROR(visitType<absl::Status>(
+      Ctx, Seed.dtype(), Int32 | Int64 | UInt32 | UInt64, [&](auto Tag) {
+        using E = typename decltype(Tag)::type;
+        for (int J = 0; J < 2; ++J) // A negative seed is sign-extended.
+          S[J] = static_cast<uint64_t>(Seed.element<E>(J));
+        return absl::OkStatus();
+      }));
   return fromSeed(S[0], S[1]);
 }
 
@@ -311,7 +304,7 @@ absl::StatusOr<Philox> keyCounterInput(const KernelContext &Ctx) {
       Counter.dtype() != tensorflow::DT_UINT64)
     return Ctx.invalid("key and counter must be uint64 and alg int32");
   if (!Alg.shape().empty())
-    return Ctx.invalid(absl::StrCat("algorithm must be of shape [], not ", shapeOf(Alg)));
+    return Ctx.invalid(absl::StrCat("input 3 (0-based) must have shape [], not ", shapeOf(Alg)));
   if (Key.shape().size() != 1 || Key.shape()[0] != 1)
     return Ctx.invalid(absl::StrCat("key must have shape [1], not ", shapeOf(Key),
                                     ". (Note that batched keys are not supported yet.)"));
@@ -375,7 +368,7 @@ absl::StatusOr<Outputs> floatOp(const KernelContext &Ctx, bool V2) {
 }
 
 /// Integers in [minval, maxval): inputs `First` and `First + 1`.
-absl::StatusOr<Outputs> uniformIntOp(const KernelContext &Ctx, bool V2, unsigned Types) {
+absl::StatusOr<Outputs> uniformIntOp(const KernelContext &Ctx, bool V2) {
   size_t First = V2 ? 4 : 2;
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(First + 2));
   FROST_ASSIGN_OR_RETURN(DataType DType, Ctx.typeAttr("dtype"));
@@ -383,30 +376,24 @@ absl::StatusOr<Outputs> uniformIntOp(const KernelContext &Ctx, bool V2, unsigned
   if (Min.dtype() != DType || Max.dtype() != DType)
     return Ctx.invalid("minval and maxval must have the output's dtype");
   FROST_ASSIGN_OR_RETURN(Setup S, setup(Ctx, DType, V2));
-  return visitType<absl::StatusOr<Outputs>>(
-      Ctx, DType, Types & (Int32 | Int64 | UInt32 | UInt64),
-      [&](auto Tag) -> absl::StatusOr<Outputs> {
-        using T = typename decltype(Tag)::type;
-        if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
-          // Bounds are checked only when there is something to fill.
-          if (S.empty())
-            return Outputs{OutputOf<T>(std::move(S.Shape)).finish()};
-          if (!Min.shape().empty())
-            return Ctx.invalid(absl::StrCat("minval must be 0-D, got shape ", shapeOf(Min)));
-          if (!Max.shape().empty())
-            return Ctx.invalid(absl::StrCat("maxval must be 0-D, got shape ", shapeOf(Max)));
-          T Lo = ElementsOf<T>(Min)[0], Hi = ElementsOf<T>(Max)[0];
-          if (!(Lo < Hi))
-            return Ctx.invalid(absl::StrCat("Need minval < maxval, got ", Lo, " >= ", Hi));
-          FROST_RETURN_IF_ERROR(S.checkAlg(Ctx));
-          using U = std::make_unsigned_t<T>;
-          return Outputs{fill<T>(S.Gen, std::move(S.Shape),
-                                 UniformInt<T>{Lo, static_cast<U>(static_cast<U>(Hi) -
-                                                                  static_cast<U>(Lo))})};
-        } else {
-          return Ctx.unimplementedType(DType);
-        }
-      });
+  // TensorFlow's CPU kernels: int32 and int64 (uint32 and uint64 only under XLA).
+  return dispatch<Int32 | Int64>(Ctx, DType, [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    // Bounds are checked only when there is something to fill.
+    if (S.empty())
+      return Outputs{OutputOf<T>(std::move(S.Shape)).finish()};
+    if (!Min.shape().empty())
+      return Ctx.invalid(absl::StrCat("minval must be 0-D, got shape ", shapeOf(Min)));
+    if (!Max.shape().empty())
+      return Ctx.invalid(absl::StrCat("maxval must be 0-D, got shape ", shapeOf(Max)));
+    T Lo = Min.element<T>(0), Hi = Max.element<T>(0);
+    if (!(Lo < Hi))
+      return Ctx.invalid(absl::StrCat("Need minval < maxval, got ", Lo, " >= ", Hi));
+    FROST_RETURN_IF_ERROR(S.checkAlg(Ctx));
+    using U = std::make_unsigned_t<T>;
+    return Outputs{fill<T>(S.Gen, std::move(S.Shape),
+                           UniformInt<T>{Lo, static_cast<U>(static_cast<U>(Hi) - static_cast<U>(Lo))})};
+  });
 }
 
 absl::StatusOr<Outputs> fullIntOp(const KernelContext &Ctx, bool V2) {
@@ -423,15 +410,15 @@ absl::StatusOr<Outputs> fullIntOp(const KernelContext &Ctx, bool V2) {
 }
 
 TensorData uint64Vector(std::vector<uint64_t> Values) {
-  std::string Bytes(Values.size() * 8, '\0');
-  std::memcpy(Bytes.data(), Values.data(), Bytes.size());
-  return TensorData::owned(tensorflow::DT_UINT64, {int64_t(Values.size())}, std::move(Bytes));
+  OutputOf<uint64_t> Out({int64_t(Values.size())});
+  std::copy(Values.begin(), Values.end(), Out.data());
+  return std::move(Out).finish();
 }
 
 TensorData int32Scalar(int32_t V) {
-  std::string Bytes(4, '\0');
-  std::memcpy(Bytes.data(), &V, 4);
-  return TensorData::owned(tensorflow::DT_INT32, {}, std::move(Bytes));
+  OutputOf<int32_t> Out({});
+  Out[0] = V;
+  return std::move(Out).finish();
 }
 
 /// StatelessRandomGetKeyCounter's outputs: key [1], counter [2], as uint64.
@@ -463,11 +450,10 @@ absl::StatusOr<Outputs> evalStatelessTruncatedNormalV2(const KernelContext &Ctx)
   return floatOp<TruncatedNormal>(Ctx, true);
 }
 absl::StatusOr<Outputs> evalStatelessRandomUniformInt(const KernelContext &Ctx) {
-  return uniformIntOp(Ctx, false, Int32 | Int64);
+  return uniformIntOp(Ctx, false);
 }
 absl::StatusOr<Outputs> evalStatelessRandomUniformIntV2(const KernelContext &Ctx) {
-  // uint32 and uint64 only under XLA.
-  return uniformIntOp(Ctx, true, Int32 | Int64);
+  return uniformIntOp(Ctx, true);
 }
 absl::StatusOr<Outputs> evalStatelessRandomUniformFullInt(const KernelContext &Ctx) {
   return fullIntOp(Ctx, false);

@@ -67,6 +67,26 @@ void appendSpatial(ElementWriter &Out, const TensorData &In, const TensorData &Z
   }
 }
 
+/// The output of SpaceToBatchND or BatchToSpaceND, of `OutShape` (batch,
+/// `M` spatial dims, then the dims moved whole): for each output batch B,
+/// `Sources(B)` gives the source function of appendSpatial over its spatial
+/// positions.
+template <typename SourcesFn>
+absl::StatusOr<Outputs> moveBlocks(const KernelContext &Ctx, const std::vector<int64_t> &OutShape,
+                                   int64_t M, SourcesFn Sources) {
+  const TensorData &In = Ctx.input(0);
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, In.dtype(), OutShape, {&In}).status());
+  int64_t Inner = 1;
+  for (size_t D = M + 1; D < OutShape.size(); ++D)
+    Inner *= OutShape[D];
+  const llvm::ArrayRef<int64_t> Spatial = llvm::ArrayRef(OutShape).slice(1, M);
+  TensorData Zero = zeroScalar(In.dtype());
+  ElementWriter Out(In.dtype(), OutShape);
+  for (int64_t B = 0; B < OutShape[0]; ++B)
+    appendSpatial(Out, In, Zero, Spatial, Inner, Sources(B));
+  return Outputs{std::move(Out).finish()};
+}
+
 /// The offset of block number `Index` (row-major over `Block`) in each dim.
 std::vector<int64_t> blockOffsets(int64_t Index, llvm::ArrayRef<int64_t> Block) {
   std::vector<int64_t> Offsets(Block.size());
@@ -109,26 +129,19 @@ absl::StatusOr<Outputs> evalSpaceToBatchND(const KernelContext &Ctx) {
                                       " is not divisible by block_shape[", D,
                                       "]=", Spec.Block[D]));
   }
-  std::vector<int64_t> OutShape = Shape, Spatial(M);
+  std::vector<int64_t> OutShape = Shape;
   for (int64_t D = 0; D < M; ++D) {
     Product *= Spec.Block[D];
-    Spatial[D] = (Shape[D + 1] + Spec.Pads[2 * D] + Spec.Pads[2 * D + 1]) / Spec.Block[D];
-    OutShape[D + 1] = Spatial[D];
+    OutShape[D + 1] = (Shape[D + 1] + Spec.Pads[2 * D] + Spec.Pads[2 * D + 1]) / Spec.Block[D];
   }
   OutShape[0] = Batch * Product;
-  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, In.dtype(), OutShape, {&In}).status());
-  int64_t Inner = 1;
-  for (size_t D = M + 1; D < Shape.size(); ++D)
-    Inner *= Shape[D];
   std::vector<int64_t> Strides = stridesOf(Shape);
-  TensorData Zero = zeroScalar(In.dtype());
-  ElementWriter Out(In.dtype(), OutShape);
   // Output batch `Block * Batch + B` holds the elements of input batch B at
   // that block offset.
-  for (int64_t OutBatch = 0; OutBatch < OutShape[0]; ++OutBatch) {
+  return moveBlocks(Ctx, OutShape, M, [&](int64_t OutBatch) {
     std::vector<int64_t> Offsets = blockOffsets(OutBatch / Batch, Spec.Block);
     int64_t B = OutBatch % Batch;
-    appendSpatial(Out, In, Zero, Spatial, Inner, [&](llvm::ArrayRef<int64_t> Pos) -> int64_t {
+    return [&, Offsets = std::move(Offsets), B](llvm::ArrayRef<int64_t> Pos) -> int64_t {
       int64_t Flat = B * Strides[0];
       for (int64_t D = 0; D < M; ++D) {
         int64_t I = Pos[D] * Spec.Block[D] + Offsets[D] - Spec.Pads[2 * D];
@@ -137,9 +150,8 @@ absl::StatusOr<Outputs> evalSpaceToBatchND(const KernelContext &Ctx) {
         Flat += I * Strides[D + 1];
       }
       return Flat;
-    });
-  }
-  return Outputs{std::move(Out).finish()};
+    };
+  });
 }
 
 absl::StatusOr<Outputs> evalBatchToSpaceND(const KernelContext &Ctx) {
@@ -158,7 +170,7 @@ absl::StatusOr<Outputs> evalBatchToSpaceND(const KernelContext &Ctx) {
     return Ctx.invalid(absl::StrCat("Input batch dimension (", Shape[0],
                                     ") is not divisible by product of block sizes (", Product,
                                     ")"));
-  std::vector<int64_t> OutShape = Shape, Spatial(M);
+  std::vector<int64_t> OutShape = Shape;
   for (int64_t D = 0; D < M; ++D) {
     int64_t Start = Spec.Pads[2 * D], End = Spec.Pads[2 * D + 1];
     if (!(Start == 0 && End == 0 && Spec.Block[D] == 1) && (Start < 0 || End < 0))
@@ -167,19 +179,13 @@ absl::StatusOr<Outputs> evalBatchToSpaceND(const KernelContext &Ctx) {
     if (Cropped < 0)
       return Ctx.invalid(
           absl::StrCat("cropped_shape[", D, "]=", Cropped, " must be non-negative"));
-    Spatial[D] = OutShape[D + 1] = Cropped;
+    OutShape[D + 1] = Cropped;
   }
   int64_t Batch = Shape[0] / Product;
   OutShape[0] = Batch;
-  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, In.dtype(), OutShape, {&In}).status());
-  int64_t Inner = 1;
-  for (size_t D = M + 1; D < Shape.size(); ++D)
-    Inner *= Shape[D];
   std::vector<int64_t> Strides = stridesOf(Shape);
-  TensorData Zero = zeroScalar(In.dtype());
-  ElementWriter Out(In.dtype(), OutShape);
-  for (int64_t B = 0; B < Batch; ++B)
-    appendSpatial(Out, In, Zero, Spatial, Inner, [&](llvm::ArrayRef<int64_t> Pos) -> int64_t {
+  return moveBlocks(Ctx, OutShape, M, [&](int64_t B) {
+    return [&, B](llvm::ArrayRef<int64_t> Pos) -> int64_t {
       // Padded position P of dim D came from block offset P % block, input
       // position P / block.
       int64_t Block = 0, Flat = 0;
@@ -189,8 +195,8 @@ absl::StatusOr<Outputs> evalBatchToSpaceND(const KernelContext &Ctx) {
         Flat += (P / Spec.Block[D]) * Strides[D + 1];
       }
       return Flat + (Block * Batch + B) * Strides[0];
-    });
-  return Outputs{std::move(Out).finish()};
+    };
+  });
 }
 
 // --- SpaceToDepth, DepthToSpace ----------------------------------------------

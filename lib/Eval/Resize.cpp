@@ -175,10 +175,6 @@ absl::StatusOr<Outputs> evalResizeNearestNeighbor(const KernelContext &Ctx) {
       });
 }
 
-} // namespace frost::eval
-
-namespace frost::eval {
-
 namespace {
 
 /// One output row's (column's) span of input rows in ResizeArea: each

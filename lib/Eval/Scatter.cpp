@@ -169,52 +169,83 @@ void scatterTyped(T *Out, const T *Updates, const std::vector<int64_t> &Slices, 
   }
 }
 
-/// TensorFlow's ValidateUpdateShape (ScatterNd's shape checks).
+/// DoScatterNd's ValidateUpdateShape. It reads indices of rank 1 as tuples
+/// of one index where checkSliceShapes reads one tuple: only such indices
+/// reach its errors (checkSliceShapes refuses the others first, so updates
+/// have at least the batch dims here).
 absl::Status validateUpdateShape(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Shape,
                                  const TensorData &Indices, const TensorData &Updates) {
   int64_t IndicesRank = Indices.shape().size(), UpdatesRank = Updates.shape().size();
   int64_t Rank = Shape.size();
-  int64_t SliceDim = IndicesRank > 0 ? Indices.shape().back() : 1;
+  int64_t SliceDim = IndicesRank > 1 ? Indices.shape().back() : 1;
   int64_t BatchDim = IndicesRank > 1 ? IndicesRank - 1 : 1;
-  auto PrefixError = [&] {
-    return Ctx.invalid(absl::StrCat("Dimensions [0,", BatchDim, ") of indices[shape=",
-                                    shapeOf(Indices), "] must match dimensions [0,", BatchDim,
-                                    ") of updates[shape=", shapeOf(Updates), "]"));
-  };
+  for (int64_t D = 0; D < BatchDim; ++D)
+    if (Updates.shape()[D] != Indices.shape()[D])
+      return Ctx.invalid(absl::StrCat("Dimensions [0,", BatchDim, ") of indices[shape=",
+                                      shapeOf(Indices), "] = ", Indices.shape()[D],
+                                      " must match dimensions [0,", BatchDim,
+                                      ") of updates[shape=", shapeOf(Updates),
+                                      "] = ", Updates.shape()[D]));
   auto SuffixError = [&] {
     return Ctx.invalid(absl::StrCat("Dimensions [", SliceDim, ",", Rank, ") of input[shape=",
                                     shapeString(Shape), "] must match dimensions [", BatchDim,
                                     ",", UpdatesRank, ") of updates[shape=", shapeOf(Updates),
                                     "]"));
   };
-  if (UpdatesRank < BatchDim)
-    return PrefixError();
   if (Rank < SliceDim + (UpdatesRank - BatchDim))
     return SuffixError();
   if (UpdatesRank != BatchDim + Rank - SliceDim)
     return SuffixError();
-  for (int64_t D = 0; D < BatchDim; ++D)
-    if (Updates.shape()[D] != (D < IndicesRank ? Indices.shape()[D] : 1))
-      return PrefixError();
   for (int64_t D = 0; D < UpdatesRank - BatchDim; ++D)
     if (Updates.shape()[D + BatchDim] != Shape[D + SliceDim])
       return SuffixError();
   return absl::OkStatus();
 }
 
-/// Scatters `Updates` into `Base` (a tensor of `Shape`: zeros for ScatterNd,
-/// the input for the TensorScatter ops).
-absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base,
-                                size_t IndicesInput, const TensorData &Updates, ScatterOp Op) {
+/// ScatterNdOp::Compute's own shape checks, before DoScatterNd's
+/// (validateUpdateShape): the outer dims of indices and updates match, and
+/// the inner dims of updates are the output's dims past the index depth.
+absl::Status checkSliceShapes(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Shape,
+                              const TensorData &Indices, const TensorData &Updates) {
+  const int64_t Outer = Indices.shape().size() - 1, Depth = Indices.shape().back();
+  const int64_t UpdatesRank = Updates.shape().size(), Rank = Shape.size();
+  for (int64_t D = 0; D < Outer; ++D)
+    if (D >= UpdatesRank || Indices.shape()[D] != Updates.shape()[D])
+      return Ctx.invalid(absl::StrCat("Dimensions [0,", Outer, ") of indices[shape=",
+                                      shapeOf(Indices), "] must match dimensions [0,", Outer,
+                                      ") of updates[shape=", shapeOf(Updates), "]"));
+  auto SuffixError = [&] {
+    return Ctx.invalid(absl::StrCat("Dimensions [", Depth, ",", Rank, ") of input[shape=",
+                                    shapeString(Shape), "] must match dimensions [", Outer, ",",
+                                    UpdatesRank, ") of updates[shape=", shapeOf(Updates), "]"));
+  };
+  if (UpdatesRank - Outer != Rank - Depth)
+    return SuffixError();
+  for (int64_t D = 0; D + Outer < UpdatesRank; ++D)
+    if (Updates.shape()[D + Outer] != Shape[Depth + D])
+      return SuffixError();
+  return absl::OkStatus();
+}
+
+/// Scatters `Updates` into a tensor of `Shape` holding `Base` (the input of
+/// the TensorScatter ops) or, without one, zeros (ScatterNd).
+absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, std::vector<int64_t> Shape,
+                                const TensorData *Base, size_t IndicesInput,
+                                const TensorData &Updates, ScatterOp Op) {
   const TensorData &IndicesT = Ctx.input(IndicesInput);
-  llvm::ArrayRef<int64_t> Shape = Base.shape();
+  const DataType DType = Updates.dtype();
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intElements(Ctx, IndicesInput));
   int64_t Depth = IndicesT.shape().back();
-  int64_t SliceSize = 1;
-  for (size_t D = Depth; D < Shape.size(); ++D)
-    SliceSize *= Shape[D];
-  if (Base.numElements() == 0)
-    return Outputs{Base};
+  int64_t SliceSize = 1, Count = 1;
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    Count *= Shape[D];
+    if (static_cast<int64_t>(D) >= Depth)
+      SliceSize *= Shape[D];
+  }
+  if (Count == 0)
+    return Outputs{DType == tensorflow::DT_STRING
+                       ? TensorData::strings(DType, std::move(Shape), {})
+                       : TensorData::owned(DType, std::move(Shape), std::string())};
   SliceLocations L;
   if (Depth > 0) {
     L = locate(Indices, Depth, Shape, true);
@@ -228,9 +259,10 @@ absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base
                                     tupleString(Indices, L.Bad, Depth),
                                     "] does not index into shape ", shapeString(Shape)));
   }
-  std::vector<int64_t> OutShape = shapeVector(Base);
-  if (Base.dtype() == tensorflow::DT_STRING) {
-    std::vector<std::string> Out(Base.elements().begin(), Base.elements().end());
+  if (DType == tensorflow::DT_STRING) {
+    std::vector<std::string> Out =
+        Base ? std::vector<std::string>(Base->elements().begin(), Base->elements().end())
+             : std::vector<std::string>(static_cast<size_t>(Count));
     for (size_t I = 0; I < L.Slices.size(); ++I)
       for (int64_t K = 0; K < SliceSize; ++K) {
         std::string &Dst = Out[L.Slices[I] * SliceSize + K];
@@ -240,13 +272,16 @@ absl::StatusOr<Outputs> scatter(const KernelContext &Ctx, const TensorData &Base
         else
           Dst += Src; // tstring's sum: concatenation.
       }
-    return Outputs{TensorData::strings(Base.dtype(), std::move(OutShape), std::move(Out))};
+    return Outputs{TensorData::strings(DType, std::move(Shape), std::move(Out))};
   }
-  return dispatch<AllFixed>(Ctx, Base.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+  return dispatch<AllFixed>(Ctx, DType, [&](auto Tag) -> absl::StatusOr<Outputs> {
     using T = typename decltype(Tag)::type;
-    ElementsOf<T> In(Base), Upd(Updates);
-    OutputOf<T> Out(OutShape);
-    std::copy(In.begin(), In.end(), Out.data());
+    ElementsOf<T> Upd(Updates);
+    OutputOf<T> Out(std::move(Shape)); // Zeros.
+    if (Base) {
+      ElementsOf<T> In(*Base);
+      std::copy(In.begin(), In.end(), Out.data());
+    }
     scatterTyped<T>(Out.data(), Upd.data(), L.Slices, SliceSize, Op);
     return Outputs{std::move(Out).finish()};
   });
@@ -262,10 +297,23 @@ absl::StatusOr<Outputs> evalScatterNd(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
   const TensorData &IndicesT = Ctx.input(0), &Updates = Ctx.input(1), &ShapeT = Ctx.input(2);
   FROST_RETURN_IF_ERROR(checkDType(Ctx, Updates.dtype(), ScatterTypes));
-  if (ShapeT.shape().size() != 1)
-    return Ctx.invalid("Shape must be a vector");
+  // TensorFlow checks the shape input's rank after the slice shapes, which
+  // read its values as a shape whatever its rank.
+  if (IndicesT.shape().empty())
+    return Ctx.invalid(absl::StrCat("Indices shape must have rank at least one. Found:",
+                                    shapeOf(IndicesT)));
+  if (Updates.shape().empty())
+    return Ctx.invalid(absl::StrCat("Updates shape must have rank at least one. Found:",
+                                    shapeOf(Updates)));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Dims, intElements(Ctx, 2));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, makeShape(Ctx, Updates.dtype(), Dims));
+  // TensorFlow's ValidEmptyOutputShape: no indices and no updates, or all three non-empty.
+  const bool NoIndices = IndicesT.numElements() == 0, NoUpdates = Updates.numElements() == 0;
+  if (!(NoIndices && NoUpdates) && (ShapeT.numElements() == 0 || NoIndices || NoUpdates))
+    return Ctx.invalid("Indices and updates specified for empty output shape");
+  FROST_RETURN_IF_ERROR(checkSliceShapes(Ctx, Shape, IndicesT, Updates));
+  if (ShapeT.shape().size() != 1)
+    return Ctx.invalid("Shape must be a vector");
   int64_t Count = 1;
   for (int64_t D : Shape)
     Count *= D;
@@ -273,15 +321,7 @@ absl::StatusOr<Outputs> evalScatterNd(const KernelContext &Ctx) {
     return Ctx.invalid(absl::StrCat(
         "Indices and updates specified for empty output.  indices shape: ", shapeOf(IndicesT)));
   FROST_RETURN_IF_ERROR(validateUpdateShape(Ctx, Shape, IndicesT, Updates));
-  if (IndicesT.shape().empty())
-    return Ctx.unimplemented("scalar indices");
-  TensorData Zeros;
-  if (Updates.dtype() == tensorflow::DT_STRING)
-    Zeros = TensorData::strings(Updates.dtype(), Shape, std::vector<std::string>(Count));
-  else
-    Zeros = TensorData::owned(Updates.dtype(), Shape,
-                              std::string(Count * dataTypeSize(Updates.dtype()), '\0'));
-  return scatter(Ctx, Zeros, 0, Updates, ScatterOp::Add);
+  return scatter(Ctx, std::move(Shape), nullptr, 0, Updates, ScatterOp::Add);
 }
 
 namespace {
@@ -321,7 +361,7 @@ absl::StatusOr<Outputs> tensorScatter(const KernelContext &Ctx, ScatterOp Op) {
       return Ctx.invalid(InnerError);
   if (Base.numElements() == 0 && (IndicesT.numElements() != 0 || Updates.numElements() != 0))
     return Ctx.invalid("Indices and updates specified for empty output shape");
-  return scatter(Ctx, Base, 1, Updates, Op);
+  return scatter(Ctx, shapeVector(Base), &Base, 1, Updates, Op);
 }
 
 } // namespace

@@ -76,22 +76,16 @@ absl::StatusOr<Outputs> evalTopKV2(const KernelContext &Ctx) {
         Indices[R * K + I] = Order[I];
       }
     }
-    auto IndexOutput = [&](auto IndexTag) -> TensorData {
-      using I = typename decltype(IndexTag)::type;
-      OutputOf<I> Out(OutShape);
-      for (size_t N = 0; N < Indices.size(); ++N)
-        Out[N] = static_cast<I>(Indices[N]);
-      return std::move(Out).finish();
-    };
-    TensorData IndexT;
-    if (IndexType == tensorflow::DT_INT16)
-      IndexT = IndexOutput(TypeTag<int16_t>{});
-    else if (IndexType == tensorflow::DT_INT64)
-      IndexT = IndexOutput(TypeTag<int64_t>{});
-    else if (IndexType == tensorflow::DT_INT32)
-      IndexT = IndexOutput(TypeTag<int32_t>{});
-    else
-      return Ctx.unimplementedType(IndexType);
+    FROST_ASSIGN_OR_RETURN(
+        TensorData IndexT,
+        visitType<absl::StatusOr<TensorData>>(
+            Ctx, IndexType, Int16 | Int32 | Int64, [&](auto IndexTag) -> absl::StatusOr<TensorData> {
+              using I = typename decltype(IndexTag)::type;
+              OutputOf<I> Out(OutShape);
+              for (size_t N = 0; N < Indices.size(); ++N)
+                Out[N] = static_cast<I>(Indices[N]);
+              return std::move(Out).finish();
+            }));
     return Outputs{std::move(Values).finish(), std::move(IndexT)};
   });
 }
@@ -155,13 +149,13 @@ absl::StatusOr<Outputs> evalWhere(const KernelContext &Ctx) {
   int64_t Rank = In.shape().size();
   return dispatch<AllFixed>(Ctx, In.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
     using T = typename decltype(Tag)::type;
+    if (Rank < 1 || Rank > 8)
+      return Ctx.invalid(absl::StrCat("WhereOp : Unhandled input dimensions: ", Rank));
     ElementsOf<T> X(In);
     std::vector<int64_t> True;
     for (int64_t I = 0; I < X.size(); ++I)
       if (X[I] != T(0))
         True.push_back(I);
-    if (Rank < 1 || Rank > 8)
-      return Ctx.invalid(absl::StrCat("WhereOp : Unhandled input dimensions: ", Rank));
     OutputOf<int64_t> Out({static_cast<int64_t>(True.size()), Rank});
     std::vector<int64_t> Strides = stridesOf(In.shape());
     for (size_t N = 0; N < True.size(); ++N)

@@ -49,72 +49,71 @@ absl::StatusOr<int64_t> fftLength(const KernelContext &Ctx) {
   return V[0];
 }
 
-/// Budget check of an output of `Shape` of `ElementBytes` bytes each.
-absl::Status checkOutput(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Shape,
-                         size_t ElementBytes) {
-  return checkedOutputSize(Ctx, Shape, ElementBytes).status();
+/// What RFFT and IRFFT share: the transform of `N` points over the
+/// innermost dim of input 0 (of `InLength` elements, `Rows` rows), into an
+/// output of `Shape` (N / 2 + 1 bins for RFFT, N points for the inverse).
+struct Transform {
+  int64_t N, InLength, Rows;
+  std::vector<int64_t> Shape;
+};
+
+absl::StatusOr<Transform> transform(const KernelContext &Ctx, tensorflow::DataType InType,
+                                    bool Inverse, size_t OutElementBytes) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  const TensorData &In = Ctx.input(0);
+  if (In.dtype() != InType)
+    return Ctx.unimplementedType(In.dtype());
+  if (In.shape().empty())
+    return Ctx.invalid("Input must have rank of at least 1 but got: []");
+  Transform T;
+  FROST_ASSIGN_OR_RETURN(T.N, fftLength(Ctx));
+  T.InLength = In.shape().back();
+  if (!Inverse && T.InLength < T.N)
+    return Ctx.invalid(absl::StrCat("Input dimension ", In.shape().size() - 1,
+                                    " must have length of at least ", T.N, " but got: ",
+                                    T.InLength));
+  T.Shape = shapeOf(In);
+  T.Shape.back() = Inverse ? T.N : T.N / 2 + 1;
+  FROST_RETURN_IF_ERROR(checkedOutputSize(Ctx, T.Shape, OutElementBytes).status());
+  T.Rows = T.InLength == 0 ? 0 : In.numElements() / T.InLength;
+  return T;
 }
 
 } // namespace
 
 absl::StatusOr<Outputs> evalRFFT(const KernelContext &Ctx) {
-  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
-  const TensorData &In = Ctx.input(0);
-  if (In.dtype() != tensorflow::DT_FLOAT)
-    return Ctx.unimplementedType(In.dtype());
-  if (In.shape().empty())
-    return Ctx.invalid("Input must have rank of at least 1 but got: []");
-  FROST_ASSIGN_OR_RETURN(int64_t N, fftLength(Ctx));
-  const int64_t InLength = In.shape().back(), Bins = N / 2 + 1;
-  if (InLength < N)
-    return Ctx.invalid(absl::StrCat("Input dimension ", In.shape().size() - 1,
-                                    " must have length of at least ", N, " but got: ", InLength));
-  std::vector<int64_t> Shape = shapeOf(In);
-  Shape.back() = Bins;
-  FROST_RETURN_IF_ERROR(checkOutput(Ctx, Shape, 8));
-  const int64_t Rows = InLength == 0 ? 0 : In.numElements() / InLength;
-  ElementsOf<float> X(In);
-  std::string Out(static_cast<size_t>(Rows * Bins) * 8, '\0');
+  FROST_ASSIGN_OR_RETURN(Transform Plan, transform(Ctx, tensorflow::DT_FLOAT, false, 8));
+  const int64_t N = Plan.N, Bins = Plan.Shape.back();
+  ElementsOf<float> X(Ctx.input(0));
+  std::string Out(static_cast<size_t>(Plan.Rows * Bins) * 8, '\0');
   const std::vector<std::complex<double>> W = twiddles(N);
   // The input is cropped to N points.
-  const int64_t Used = N;
-  for (int64_t R = 0; R < Rows; ++R)
+  for (int64_t R = 0; R < Plan.Rows; ++R)
     for (int64_t K = 0; K < Bins; ++K) {
       std::complex<double> Sum = 0;
-      for (int64_t J = 0; J < Used; ++J)
-        Sum += static_cast<double>(X[R * InLength + J]) * std::conj(W[(K * J) % N]);
+      for (int64_t J = 0; J < N; ++J)
+        Sum += static_cast<double>(X[R * Plan.InLength + J]) * std::conj(W[(K * J) % N]);
       const float Parts[2] = {static_cast<float>(Sum.real()), static_cast<float>(Sum.imag())};
       std::memcpy(Out.data() + (R * Bins + K) * 8, Parts, 8);
     }
-  return Outputs{TensorData::owned(tensorflow::DT_COMPLEX64, std::move(Shape), std::move(Out))};
+  return Outputs{
+      TensorData::owned(tensorflow::DT_COMPLEX64, std::move(Plan.Shape), std::move(Out))};
 }
 
 absl::StatusOr<Outputs> evalIRFFT(const KernelContext &Ctx) {
-  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
-  const TensorData &In = Ctx.input(0);
-  if (In.dtype() != tensorflow::DT_COMPLEX64)
-    return Ctx.unimplementedType(In.dtype());
-  if (In.shape().empty())
-    return Ctx.invalid("Input must have rank of at least 1 but got: []");
-  FROST_ASSIGN_OR_RETURN(int64_t N, fftLength(Ctx));
-  const int64_t InLength = In.shape().back(), Bins = N / 2 + 1;
-  std::vector<int64_t> Shape = shapeOf(In);
-  Shape.back() = N;
-  FROST_RETURN_IF_ERROR(checkOutput(Ctx, Shape, 4));
-  const int64_t Rows = InLength == 0 ? 0 : In.numElements() / InLength;
-  std::vector<std::complex<float>> Aligned(static_cast<size_t>(In.numElements()));
-  if (!Aligned.empty())
-    std::memcpy(static_cast<void *>(Aligned.data()), In.bytes().data(), Aligned.size() * 8);
-  OutputOf<float> Out(Shape);
+  FROST_ASSIGN_OR_RETURN(Transform Plan, transform(Ctx, tensorflow::DT_COMPLEX64, true, 4));
+  const int64_t N = Plan.N, InLength = Plan.InLength, Bins = N / 2 + 1;
+  ElementsOf<std::complex<float>> X(Ctx.input(0));
+  OutputOf<float> Out(std::move(Plan.Shape));
   const std::vector<std::complex<double>> W = twiddles(N);
   // The first N/2 + 1 bins (zero-padded) describe a Hermitian spectrum; the
   // imaginary parts of bin 0 and (even N) bin N/2 are ignored.
   const int64_t Used = std::min(InLength, Bins);
-  for (int64_t R = 0; R < Rows; ++R)
+  for (int64_t R = 0; R < Plan.Rows; ++R)
     for (int64_t J = 0; J < N; ++J) {
       double Sum = 0;
       for (int64_t K = 0; K < Used; ++K) {
-        const std::complex<double> V(Aligned[R * InLength + K]);
+        const std::complex<double> V(X[R * InLength + K]);
         const std::complex<double> T = V * W[(K * J) % N];
         const bool SelfConjugate = K == 0 || (N % 2 == 0 && K == N / 2);
         Sum += SelfConjugate ? V.real() * W[(K * J) % N].real() : 2 * T.real();
@@ -127,25 +126,18 @@ absl::StatusOr<Outputs> evalIRFFT(const KernelContext &Ctx) {
 absl::StatusOr<Outputs> evalComplexAbs(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
   const TensorData &In = Ctx.input(0);
-  const llvm::StringRef Bytes = In.bytes();
-  if (In.dtype() == tensorflow::DT_COMPLEX64) {
-    OutputOf<float> Out(shapeOf(In));
-    for (int64_t I = 0; I < In.numElements(); ++I) {
-      float Parts[2];
-      std::memcpy(Parts, Bytes.data() + I * 8, 8);
-      Out[I] = std::hypot(Parts[0], Parts[1]);
-    }
+  auto Abs = [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    ElementsOf<std::complex<T>> X(In);
+    OutputOf<T> Out(shapeOf(In));
+    for (int64_t I = 0; I < X.size(); ++I)
+      Out[I] = std::hypot(X[I].real(), X[I].imag());
     return Outputs{std::move(Out).finish()};
-  }
-  if (In.dtype() == tensorflow::DT_COMPLEX128) {
-    OutputOf<double> Out(shapeOf(In));
-    for (int64_t I = 0; I < In.numElements(); ++I) {
-      double Parts[2];
-      std::memcpy(Parts, Bytes.data() + I * 16, 16);
-      Out[I] = std::hypot(Parts[0], Parts[1]);
-    }
-    return Outputs{std::move(Out).finish()};
-  }
+  };
+  if (In.dtype() == tensorflow::DT_COMPLEX64)
+    return Abs(TypeTag<float>{});
+  if (In.dtype() == tensorflow::DT_COMPLEX128)
+    return Abs(TypeTag<double>{});
   return Ctx.unimplementedType(In.dtype());
 }
 

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ArraySupport.h"
+#include "ElementwiseSupport.h"
 #include "Farmhash.h"
 
 #include "absl/strings/ascii.h"
@@ -140,24 +141,33 @@ absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
                                     " vs. ", shapeOf(Len)));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> PosValues, intElements(Ctx, 1));
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> LenValues, intElements(Ctx, 2));
-  std::vector<int64_t> OutShape = shapeVector(In);
-  if (!Pos.shape().empty() && Pos.shape() != In.shape()) {
-    FROST_ASSIGN_OR_RETURN(OutShape, broadcastShapes(Ctx, In.shape(), Pos.shape()));
-  }
-  std::vector<int64_t> InIndex = broadcastIndex(In.shape(), OutShape);
-  std::vector<int64_t> PosIndex = broadcastIndex(Pos.shape(), OutShape);
-  std::vector<std::string> Out(InIndex.size());
+  // The strings and positions broadcast against each other, the output
+  // bounded before anything is allocated. TensorFlow's broadcasting path
+  // (shapes that differ, pos not a scalar) takes at most 2 dims and names
+  // an element of a 2-D output by its row and column.
+  FROST_ASSIGN_OR_RETURN(elementwise::StringBroadcast B,
+                         elementwise::broadcastStrings(Ctx, In, Pos));
+  const bool Broadcasts = !Pos.shape().empty() && Pos.shape() != In.shape();
+  if (Broadcasts && B.Shape.size() > 2)
+    return Ctx.invalid(
+        absl::StrCat("Substr broadcast not implemented for ", B.Shape.size(), " dimensions"));
+  auto IndexName = [&](int64_t I) {
+    if (Broadcasts && B.Shape.size() == 2)
+      return absl::StrCat("(", I / B.Shape[1], ", ", I % B.Shape[1], ")");
+    return absl::StrCat(I);
+  };
+  std::vector<std::string> Out(B.IndexX.size());
   for (size_t I = 0; I < Out.size(); ++I) {
-    llvm::StringRef S = In.elements()[InIndex[I]];
-    int64_t P = PosValues[PosIndex[I]], L = LenValues[PosIndex[I]];
+    llvm::StringRef S = In.elements()[B.IndexX[I]];
+    int64_t P = PosValues[B.IndexY[I]], L = LenValues[B.IndexY[I]];
     if (std::abs(P) > static_cast<int64_t>(S.size()))
       return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string ", quoted(S),
-                                      " at index ", I));
+                                      " at index ", IndexName(I)));
     size_t Start = P < 0 ? S.size() + P : P;
     // A negative length, taken as unsigned, reaches the end of the string.
     Out[I] = S.substr(Start, static_cast<size_t>(L)).str();
   }
-  return Outputs{TensorData::strings(tensorflow::DT_STRING, std::move(OutShape), std::move(Out))};
+  return Outputs{TensorData::strings(tensorflow::DT_STRING, std::move(B.Shape), std::move(Out))};
 }
 
 absl::StatusOr<Outputs> evalStringToNumber(const KernelContext &Ctx) {
@@ -321,10 +331,6 @@ absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
                  std::move(ShapeOut).finish()};
 }
 
-} // namespace frost::eval
-
-namespace frost::eval {
-
 namespace {
 
 /// The ASCII bytes a regular expression matches when it is one bracket class
@@ -412,7 +418,7 @@ absl::StatusOr<Outputs> evalRegexReplace(const KernelContext &Ctx) {
     return Ctx.invalid(absl::StrCat("Pattern must be scalar, but received ", shapeOf(Pattern)));
   if (!Rewrite.shape().empty())
     return Ctx.invalid(
-        absl::StrCat("Replacement pattern must be scalar, but received ", shapeOf(Rewrite)));
+        absl::StrCat("Rewrite must be scalar, but received ", shapeOf(Rewrite)));
   FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
   return regexReplace(Ctx, Pattern.elements()[0], Rewrite.elements()[0], Global);
 }

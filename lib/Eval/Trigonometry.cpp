@@ -46,7 +46,7 @@ absl::StatusOr<Outputs> sineOrCosine(const KernelContext &Ctx, PacketFn Packet, 
   return unary<Floats>(Ctx, [=](auto A) {
     using T = ScalarOf<decltype(A)>;
     if constexpr (std::is_same_v<T, double>)
-      return A.unaryExpr([OnDouble](T X) { return OnDouble(X); }).eval();
+      return A.unaryExpr([OnDouble](T X) { return OnDouble(X); });
     else
       return tfmath::packetsThenTail(
           A, [Packet](T X) { return T(Packet(static_cast<float>(X))); },

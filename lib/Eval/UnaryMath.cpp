@@ -242,7 +242,7 @@ absl::StatusOr<Outputs> evalErfc(const KernelContext &Ctx) {
 absl::StatusOr<Outputs> evalLgamma(const KernelContext &Ctx) {
   // glibc's lgamma on every element (Eigen has no packet lgamma); the
   // reentrant form, whose sign output is unused.
-  return unary < Float32 | Float64 | Half > (Ctx, [](auto A) {
+  return unary<Float32 | Float64 | Half>(Ctx, [](auto A) {
     using T = ScalarOf<decltype(A)>;
     return A.unaryExpr([](T X) -> T {
       int Sign;

@@ -296,6 +296,15 @@ TEST(ArrayTest, HugeOutputsAreErrorsNotAllocations) {
   EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
 }
 
+TEST(ArrayTest, SubstrBroadcastIsBoundedBeforeAllocating) {
+  // [65536,1] strings against [1,65536] positions: 2^32 output strings.
+  TensorData In = strs({65536, 1}, std::vector<std::string>(65536, "ab"));
+  TensorData Pos = i32({1, 65536}, std::vector<int32_t>(65536, 0));
+  absl::Status S = evalStatus("Substr", {In, Pos, Pos});
+  EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
+  EXPECT_EQ(S.message(), "Substr: an output of shape [65536,65536] is too large to evaluate");
+}
+
 TEST(ArrayTest, RangeAsTensorFlowComputesIt) {
   EXPECT_EQ(evalOne("Range", {i32({}, {1}), i32({}, {10}), i32({}, {4})}).values<int32_t>(),
             (std::vector<int32_t>{1, 5, 9}));
