@@ -45,8 +45,6 @@ hold; the reasons are printed as lines starting "ERROR ".
 """
 import argparse
 import collections
-import hashlib
-import importlib.metadata
 import json
 import os
 import re
@@ -56,6 +54,10 @@ import sys
 import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# The fixture cache, TensorFlow's run as written and the findings' lines are
+# frost-verify's TensorFlow oracle's (test/Tools/Inputs/verify_oracle.py).
+sys.path.insert(0, os.path.join(ROOT, "test", "Tools", "Inputs"))
+from oracle_support import built_once, findings, load_graph, tf_run  # noqa: E402
 GENERATOR = os.path.join(ROOT, "test", "Models", "Inputs", "model_set.py")
 KERNELS = os.path.join(ROOT, "lib", "Eval", "Kernels.def")
 # Ops frost-verify's graph runner evaluates itself (lib/Verify/GraphRunner.cpp),
@@ -70,24 +72,7 @@ TAMPER_SCALE = 1.01
 def cached_models(cache):
     """CACHE/<key>: the model set, built once per key (model_set.py's text and
     the installed TensorFlow)."""
-    installed = ["%s %s" % (d, importlib.metadata.version(d)) for d in
-                 importlib.metadata.packages_distributions().get("tensorflow", [])]
-    key = hashlib.sha256(open(GENERATOR, "rb").read() + " ".join(installed).encode()
-                         ).hexdigest()[:16]
-    models = os.path.join(cache, key)
-    if not os.path.isdir(models):
-        os.makedirs(cache, exist_ok=True)
-        building = models + ".building.%d" % os.getpid()
-        shutil.rmtree(building, ignore_errors=True)
-        start = time.time()
-        subprocess.run([sys.executable, GENERATOR, building], check=True,
-                       stdout=subprocess.DEVNULL)
-        print("built the model set in %.0f s" % (time.time() - start), file=sys.stderr)
-        try:
-            os.rename(building, models)
-        except OSError:  # another run finished first
-            shutil.rmtree(building, ignore_errors=True)
-    return models
+    return built_once(cache, GENERATOR)
 
 
 def kernel_ops():
@@ -156,33 +141,7 @@ def moved(output, after, before):
     return float(np.max(diff / allowed)) if diff.size else 0.0
 
 
-def findings(report):
-    return ["%s: %s%s" % (f["check"], "'%s' " % f["node"] if f["node"] else "", f["message"])
-            for f in report["findings"]]
-
-
 # ------------------------------------------------------------ TensorFlow
-
-
-def tf_session_run(graph_def, feeds, fetches, init=()):
-    """Runs `init` (table initializers), then `fetches`."""
-    import tensorflow as tf
-    V1 = tf.compat.v1
-    config = V1.ConfigProto()
-    config.graph_options.rewrite_options.disable_meta_optimizer = True
-    config.graph_options.optimizer_options.opt_level = V1.OptimizerOptions.L0
-    config.graph_options.optimizer_options.do_constant_folding = False
-    with tf.Graph().as_default() as g:
-        tf.graph_util.import_graph_def(graph_def, name="")
-        with V1.Session(graph=g, config=config) as sess:
-            if init:
-                sess.run([g.get_operation_by_name(n) for n in init])
-            return sess.run(fetches, {k if ":" in k else k + ":0": v for k, v in feeds.items()})
-
-
-def load_graph(path):
-    from tensorflow.core.framework import graph_pb2
-    return graph_pb2.GraphDef.FromString(open(path, "rb").read())
 
 
 def disagreement(got, want):
@@ -212,7 +171,7 @@ def tf_check(frozen, spec, model_dir, suffix, init):
     import numpy as np
     feeds = dict(np.load(os.path.join(model_dir, "inputs%s.npz" % suffix), allow_pickle=True))
     expected = np.load(os.path.join(model_dir, "expected%s.npz" % suffix), allow_pickle=True)
-    got = tf_session_run(load_graph(frozen), feeds, spec["outputs"], init)
+    got = tf_run(load_graph(frozen), feeds, spec["outputs"], init)
     problems = []
     for i, (tensor, value) in enumerate(zip(spec["outputs"], got)):
         why = disagreement(value, expected["out%d" % i])
@@ -276,8 +235,8 @@ def tamper(tools, frozen, freeze_report, source, flags, work, label, optimized=F
         outs = report["numeric"]["outputs"]
         fetches = [o["tensor"] for o in outs]
         init = init_ops(freeze_report)
-        before = tf_session_run(load_graph(frozen), feeds, fetches, init)
-        after = tf_session_run(graph, feeds, fetches, init)
+        before = tf_run(load_graph(frozen), feeds, fetches, init)
+        after = tf_run(graph, feeds, fetches, init)
         worst = max((moved(o, a, b), o["tensor"]) for o, a, b in zip(outs, after, before))
         if worst[0] > 1:
             return False, ("%s: frost-verify's numeric check saw no change, but TensorFlow's %s "

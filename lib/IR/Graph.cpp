@@ -238,18 +238,15 @@ void Graph::eraseNode(Node *N) {
   delete N;
 }
 
-void Graph::rebuildUsesDropping(llvm::function_ref<bool(const Node &, const Input &)> Drop) {
+void Graph::removeInputsIf(llvm::function_ref<bool(const Node &, const Input &)> Pred) {
+  // Every use list rebuilt from the surviving inputs: linear in the graph.
   for (Node &N : Nodes)
     N.Uses.clear();
   for (Node &N : Nodes) {
-    llvm::erase_if(N.Inputs, [&](const Input &In) { return Drop(N, In); });
+    llvm::erase_if(N.Inputs, [&](const Input &In) { return Pred(N, In); });
     for (unsigned I = 0; I < N.Inputs.size(); ++I)
       N.addUse(I);
   }
-}
-
-void Graph::removeInputsIf(llvm::function_ref<bool(const Node &, const Input &)> Pred) {
-  rebuildUsesDropping(Pred);
 }
 
 void Graph::eraseNodesIf(llvm::function_ref<bool(const Node &)> Pred) {
@@ -260,7 +257,7 @@ void Graph::eraseNodesIf(llvm::function_ref<bool(const Node &)> Pred) {
       Dead[N.Id] = Any = true;
   if (!Any)
     return;
-  rebuildUsesDropping([&](const Node &N, const Input &In) { return Dead[N.Id] || Dead[In.Src->Id]; });
+  removeInputsIf([&](const Node &N, const Input &In) { return Dead[N.Id] || Dead[In.Src->Id]; });
   for (auto It = Nodes.begin(); It != Nodes.end();) {
     Node &N = *It++;
     if (!Dead[N.Id])

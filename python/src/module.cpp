@@ -226,10 +226,14 @@ frost::verify::NumericOptions numericOptions(const KeywordArgs &Keywords) {
       continue;
     if (K == "seed")
       N.Seed = nb::cast<uint64_t>(Value);
-    else if (K == "atol")
-      N.Atol = nb::cast<double>(Value);
-    else if (K == "rtol")
-      N.Rtol = nb::cast<double>(Value);
+    else if (K == "atol" || K == "rtol") {
+      // As --atol and --rtol: a number >= 0 (a negative or NaN one would
+      // fail every element).
+      auto Tolerance = nb::cast<double>(Value);
+      if (!(Tolerance >= 0))
+        throw nb::value_error((K + " must be a number >= 0").c_str());
+      (K == "atol" ? N.Atol : N.Rtol) = Tolerance;
+    }
     else if (K == "numeric")
       N.Run = nb::cast<bool>(Value);
     else if (K == "allow_unchecked")

@@ -50,6 +50,21 @@ got = run_frozen(frozen)
 np.testing.assert_array_equal(got, expected)
 assert frost.summarize(frozen)["inputs"]
 assert frost.verify(frozen, prefix, "y")["passed"] is True
+# verify's keywords, and a call after a refused one.
+try:
+    frost.verify(frozen, prefix, "y", rtol=-1.0)
+    raise AssertionError("a negative rtol was taken")
+except ValueError:
+    pass
+try:
+    frost.freeze(prefix, ["no_such_node"], verify=True, allow_unchecked=True)
+    raise AssertionError("an unknown output was taken")
+except frost.FrostError:
+    pass
+report = frost.verify(frozen, prefix, "y", atol=1e-6, rtol=1e-4, allow_unchecked=True)
+assert report["passed"] is True and report["complete"] is True, report
+assert [(o["atol"], o["rtol"]) for o in report["numeric"]["outputs"]] == [(1e-6, 1e-4)], report
+assert frost.freeze(prefix, ["y"], verify=True, allow_unchecked=True) == frozen
 fast = frost.optimize_for_inference(frozen, ["x"], ["y"])
 np.testing.assert_allclose(run_frozen(fast), expected, rtol=1e-6)
 small = frost.transform(frozen, "strip_unused_nodes fold_constants", ["x"], ["y"])

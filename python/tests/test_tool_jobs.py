@@ -179,6 +179,18 @@ def test_verify_tolerances_are_the_clis(tmp_path):
     assert [o["below_atol"] for o in frost.verify(small, small)["numeric"]["outputs"]] == [True, False]
 
 
+def test_verify_refuses_tolerances_the_cli_refuses(tmp_path):
+    """A negative or NaN atol/rtol is a ValueError, as --atol/--rtol refuse it (it would fail
+    every element); the next call in the process is not affected."""
+    small = os.path.join(TOOLS_INPUTS, "verify", "small.pbtxt")
+    for key, value in (("atol", -1e-5), ("rtol", -0.5), ("atol", float("nan"))):
+        r = run("frost-verify", small, "--source", small, "--" + key, str(value))
+        assert r.returncode != 0 and "expected a number >= 0" in r.stderr, r.stderr
+        with pytest.raises(ValueError, match=key + " must be a number >= 0"):
+            frost.verify(small, small, **{key: value})
+    assert frost.verify(small, small, atol=0.0, rtol=0.0)["passed"] is True
+
+
 def test_freeze_verify_allow_unchecked(tmp_path):
     """freeze(verify=True) refuses outputs it cannot check (FrostError naming the ops, nothing
     written) unless allow_unchecked=True, as freeze-graph --verify [--allow-unchecked]."""

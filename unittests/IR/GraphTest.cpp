@@ -145,6 +145,25 @@ TEST(GraphTest, BulkEraseDropsEdgesIntoErasedNodes) {
   EXPECT_EQ(G->findNode("a")->uses().size(), 1u);
 }
 
+TEST(GraphTest, BulkInputRemovalRebuildsUseLists) {
+  auto G = parse(Diamond);
+  unsigned Asked = 0;
+  // Every edge out of `a` but d's data input from b.
+  G->removeInputsIf([&](const Node &N, const Input &In) {
+    ++Asked;
+    return In.Src->name() == "a" && N.name() != "b";
+  });
+  EXPECT_EQ(Asked, 5u); // once per input
+  expectUseListsConsistent(*G);
+  Node *A = G->findNode("a"), *C = G->findNode("c"), *D = G->findNode("d");
+  EXPECT_EQ(C->numInputs(), 0u);
+  ASSERT_EQ(D->numInputs(), 2u);
+  EXPECT_EQ(D->input(0).Src->name(), "b");
+  EXPECT_EQ(D->input(1).Src, C);
+  ASSERT_EQ(A->uses().size(), 1u);
+  EXPECT_EQ(A->uses()[0].User->name(), "b");
+}
+
 TEST(GraphTest, RenameAndUniqueNames) {
   auto G = parse(Diamond);
   EXPECT_EQ(G->uniqueName("a"), "a_1");

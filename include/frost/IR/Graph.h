@@ -231,9 +231,6 @@ public:
 private:
   friend class Node;
   friend class GraphBuilder;
-  /// Drops the inputs matching `Drop` and rebuilds every use list, in
-  /// graph order: linear in the graph.
-  void rebuildUsesDropping(llvm::function_ref<bool(const Node &, const Input &)> Drop);
   llvm::BumpPtrAllocator Alloc;
   llvm::UniqueStringSaver Interned{Alloc};
   NodeList Nodes;

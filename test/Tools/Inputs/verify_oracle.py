@@ -36,13 +36,12 @@ Broken graphs frost-verify must refuse (exit 1), each printing its findings:
                by 0.05 in the frozen graph; the finding names it
 Exits 1 on the first disagreement.
 """
-import hashlib
-import importlib.metadata
 import json
 import os
-import shutil
 import subprocess
 import sys
+
+from oracle_support import built_once, findings, load_graph, tf_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TF2_MODELS = ["mlp", "cnn_bn", "cond", "embedding", "attention"]
@@ -55,22 +54,7 @@ class Mismatch(Exception):
 
 def tf2_fixtures(cache):
     """CACHE/<key>/NAME: the TF2 SavedModels, built once per key."""
-    script = os.path.join(HERE, "tf2_models.py")
-    installed = ["%s %s" % (d, importlib.metadata.version(d)) for d in
-                 importlib.metadata.packages_distributions().get("tensorflow", [])]
-    key = hashlib.sha256(open(script, "rb").read() + " ".join(TF2_MODELS + installed).encode()
-                         ).hexdigest()[:16]
-    models = os.path.join(cache, key)
-    if not os.path.isdir(models):
-        building = models + ".building.%d" % os.getpid()
-        shutil.rmtree(building, ignore_errors=True)
-        subprocess.run([sys.executable, script, building] + TF2_MODELS, check=True,
-                       stdout=subprocess.DEVNULL)
-        try:
-            os.rename(building, models)
-        except OSError:  # another run finished first
-            shutil.rmtree(building, ignore_errors=True)
-    return models
+    return built_once(cache, os.path.join(HERE, "tf2_models.py"), TF2_MODELS)
 
 
 # TensorFlow is imported after the fixtures are (possibly) built in their own
@@ -149,31 +133,6 @@ def verify(frozen, source, flags, values=None):
     if proc.returncode not in (0, 1) or not proc.stdout:
         raise Mismatch("%s failed (%d):\n%s" % (" ".join(cmd), proc.returncode, proc.stderr))
     return proc.returncode, json.loads(proc.stdout)
-
-
-def findings(report):
-    return ["%s: %s%s" % (f["check"], "'%s' " % f["node"] if f["node"] else "", f["message"])
-            for f in report["findings"]]
-
-
-def load_graph(path):
-    from tensorflow.core.framework import graph_pb2
-    return graph_pb2.GraphDef.FromString(open(path, "rb").read())
-
-
-def tf_run(graph_def, feeds, fetches):
-    """TensorFlow runs `graph_def` as written (no Grappler, no graph
-    optimizer: they would refold the constants)."""
-    import tensorflow as tf
-    V1 = tf.compat.v1
-    config = V1.ConfigProto()
-    config.graph_options.rewrite_options.disable_meta_optimizer = True
-    config.graph_options.optimizer_options.opt_level = V1.OptimizerOptions.L0
-    config.graph_options.optimizer_options.do_constant_folding = False
-    with tf.Graph().as_default() as g:
-        tf.graph_util.import_graph_def(graph_def, name="")
-        with V1.Session(graph=g, config=config) as sess:
-            return sess.run(fetches, feeds)
 
 
 def error(got, want):
