@@ -516,6 +516,18 @@ def make_cases(ops, rng):
                     ins = [(value, dt), (bias, dt)]
                     cases.append(Case(op, dt, ins, attrs, {"value": value, "bias": bias, **attrs}))
                 continue
+            if op in ("Relu", "Relu6") and dt in FLOATS:
+                # Where TensorFlow flushes a subnormal, or turns -0.0 into
+                # +0.0, depends on the element's place: in an AVX packet,
+                # in the tail after them, odd or even (lib/Eval/UnaryMath.cpp).
+                # Every place of every size up to three packets.
+                tiny = np.array(2.0 ** -149 if dt == tf.float32 else 2.0 ** -1074 if
+                                dt == tf.float64 else 2.0 ** -24 if dt == tf.float16 else
+                                2.0 ** -133).astype(numpy_dtype(dt))
+                for n in range(1, 26):
+                    for first, second in ((tiny, -0.0), (-0.0, tiny)):
+                        x = np.resize(np.array([first, second], numpy_dtype(dt)), n)
+                        cases.append(Case(op, dt, [(x, dt)], {}, {"features": x}))
             for shapes in shapes_for(len(names)):
                 ins = []
                 for role, shape in enumerate(shapes):
