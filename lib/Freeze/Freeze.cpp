@@ -270,6 +270,9 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   // tf.saved_model.load makes it, and its outputs are the function's.
   FreezePipelineOptions T;
   FreezeSequence &Sequence = T.Sequence;
+  // A TF1 signature (no function) only names tensors of the graph: the
+  // report keeps it, and verification feeds its inputs.
+  std::string GraphSignature;
   if (M.kind() == ContainerKind::SavedModel) {
     std::string Sig = requestedSignature(C, M);
     if (Sig.empty()) {
@@ -298,6 +301,8 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
         for (const auto &[Key, Info] : Def.inputs())
           if (nodeOfTensor(Info.name()) == N.name())
             T.SignatureInputs.push_back(N.name().str());
+    } else if (!Sig.empty() && M.metaGraph()->signature_def().contains(Sig)) {
+      GraphSignature = Sig;
     }
   }
 
@@ -357,7 +362,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   Sequence.StripTrainingOps = C.StripTrainingOps;
   Sequence.DropVariableWrites = C.DropVariableWrites;
   Sequence.ClearDevices = C.ClearDevices;
-  R.Signature = C.Signature;
+  R.Signature = C.Signature.empty() ? GraphSignature : C.Signature;
   recordSignature(M, R, T.Keep);
   R.NodesBefore = M.graph().size();
   T.Checkpoint = In.Checkpoint;

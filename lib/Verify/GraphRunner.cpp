@@ -14,6 +14,7 @@
 #include "frost/Eval/Eval.h"
 #include "frost/IR/ConstValue.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/IR/OpInfo.h"
 #include "frost/Support/File.h"
 #include "frost/Tensor/DataType.h"
 
@@ -73,6 +74,13 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
   };
   llvm::StringRef Op = N.op();
   eval::EvalBudget &Budget = S.Budget;
+  if (fed(N) && !isPlaceholderOp(Op)) {
+    // A signature's input TensorFlow Serving feeds in place of what
+    // computes it (half_plus_two's x:0, which ParseExample gives).
+    if (numOutputs(N).value_or(1) != 1)
+      return absl::InvalidArgumentError("is fed, but has more than one output");
+    return Outs{S.Request.Feeds.find(N.name())->second};
+  }
   if (Op == "Const") {
     // A splat's size is known before it is expanded.
     if (std::optional<uint64_t> Bytes = decodedValueBytes(N); Bytes && *Bytes > Budget.MaxTensorBytes) {
@@ -177,6 +185,10 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
                          eval::evaluate(Op, Inputs, N.attrs(), eval::Exactness::WithinRounding,
                                         &Budget));
   return wrap(std::move(Out));
+}
+
+bool Executor::fed(const Node &N) const {
+  return !Args && S.Request.Feeds.find(N.name()) != S.Request.Feeds.end();
 }
 
 void Executor::execute(WorkItem W) {

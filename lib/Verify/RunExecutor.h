@@ -161,6 +161,9 @@ private:
   absl::StatusOr<std::vector<TensorData>> call(const Node &Caller, llvm::StringRef Function,
                                                std::vector<TensorData> Args);
   absl::Status charge(const Node &N, const Iteration &It);
+  /// Whether the run's feeds give N's value (the top-level graph only):
+  /// then N runs as a source and what computes it is not needed.
+  bool fed(const Node &N) const;
   std::shared_ptr<const NotComputed> blame(const Node &N, std::string Reason, bool NoKernel,
                                            bool OverLimit = false);
 

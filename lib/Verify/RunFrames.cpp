@@ -32,6 +32,8 @@ Iteration *Executor::iteration(Frame *F, int64_t Index) {
 }
 
 void Executor::deliverTo(Iteration *It, const Node &User, unsigned InputIndex, const Token &T) {
+  if (fed(User))
+    return; // it ran as a source
   auto [Entry, Inserted] = It->Waiting.try_emplace(User.id());
   Iteration::Pending &P = Entry->second;
   if (Inserted) {
@@ -210,13 +212,15 @@ absl::StatusOr<std::vector<Outcome>> Executor::run(llvm::ArrayRef<const Node *> 
     if (Needed[N->id()])
       continue;
     Needed[N->id()] = true;
+    if (fed(*N))
+      continue;
     for (const Input &In : N->inputs())
       Stack.push_back(In.Src);
   }
   Outcomes.assign(Targets.size(), Outcome());
   Iteration *Top = iteration(&Root, 0);
   for (const Node &N : G)
-    if (Needed[N.id()] && N.numInputs() == 0) {
+    if (Needed[N.id()] && (N.numInputs() == 0 || fed(N))) {
       ++Top->Unfinished;
       Ready.push_back({Top, &N, {}});
     }
@@ -225,7 +229,7 @@ absl::StatusOr<std::vector<Outcome>> Executor::run(llvm::ArrayRef<const Node *> 
       WorkItem W = std::move(Ready.front());
       Ready.pop_front();
       // Sources are counted when queued (they have no Waiting entry).
-      if (W.N->numInputs() == 0)
+      if (W.N->numInputs() == 0 || fed(*W.N))
         --W.It->Unfinished;
       execute(std::move(W));
       if (!S.OverBudget.ok())

@@ -32,32 +32,47 @@ namespace frost::verify::detail {
 using tensorflow::DataType;
 
 
-/// A seeded random value for placeholder `N`: floats in [-1, 1), integers
-/// in [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
-absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Options) {
-  const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
-  DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
+/// What verification feeds: a placeholder the outputs need, or a TF1
+/// signature's input that another node computes.
+struct InputDecl {
+  const Node *N;
+  DataType DType;
+  /// Unknown dimensions already chosen; none when the rank is unknown.
+  std::optional<std::vector<int64_t>> Shape;
+  /// Fed in place of what computes it (a signature's input), in both graphs.
+  bool InPlace = false;
+};
+
+/// Unknown dimensions as verification picks them: 1 for the first (the
+/// batch), 8 for the others.
+std::vector<int64_t> chosenDims(const tensorflow::TensorShapeProto &S) {
   std::vector<int64_t> Shape;
-  if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end()) {
-    Shape = It->second;
-  } else {
-    const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
-    if (!ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank())
-      return absl::InvalidArgumentError(
-          absl::StrCat("input ", inQuotes(N.name()),
-                       " has no known rank: give --input-shape ", N.name().str(), "=D,D,..."));
-    for (const auto &D : ShapeAttr->shape().dim())
-      Shape.push_back(D.size() >= 0 ? D.size() : Shape.empty() ? 1 : 8);
-  }
+  for (const auto &D : S.dim())
+    Shape.push_back(D.size() >= 0 ? D.size() : Shape.empty() ? 1 : 8);
+  return Shape;
+}
+
+/// The shapes tried, in order, for inputs of unknown rank: the first the
+/// source graph runs on is kept.
+const std::vector<std::vector<int64_t>> &unknownRankCandidates() {
+  static const std::vector<std::vector<int64_t>> Candidates = {{3}, {2, 3}, {}, {1, 4, 4, 3}};
+  return Candidates;
+}
+
+/// A seeded random value for input `Name`: floats in [-1, 1), integers in
+/// [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
+absl::StatusOr<TensorData> randomInput(llvm::StringRef Name, DataType DType,
+                                       const std::vector<int64_t> &Shape,
+                                       const NumericOptions &Options) {
   FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Shape));
   if (Count > (int64_t{1} << 24))
     return absl::InvalidArgumentError(absl::StrCat(
-        "input ", inQuotes(N.name()), " of shape ", formatShape(Shape),
+        "input ", inQuotes(Name), " of shape ", formatShape(Shape),
         " is too large to verify with: give a smaller --input-shape"));
   if (DType == tensorflow::DT_STRING)
     return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
   // One stream per input, so adding an input does not change the others.
-  std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(N.name()));
+  std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(Name));
   bool Integer = !isFloating(DType) && !isComplex(DType);
   double Low = -1, High = 1;
   if (DType == tensorflow::DT_UINT8)
@@ -78,8 +93,72 @@ absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Opti
   absl::StatusOr<TensorData> Typed = castTo(Doubles, DType);
   if (!Typed.ok())
     return absl::InvalidArgumentError(absl::StrCat(
-        "input ", inQuotes(N.name()), " is ", dataTypeName(DType), ", which verification cannot feed"));
+        "input ", inQuotes(Name), " is ", dataTypeName(DType), ", which verification cannot feed"));
   return Typed;
+}
+
+/// The source's inputs its `Outputs` need. A TF1 SavedModel's signature
+/// names the tensors TensorFlow Serving feeds, which other nodes may
+/// compute (half_plus_two's x:0 is what ParseExample gives): those are fed
+/// in their place, with the signature's dtype and shape, and what computes
+/// them is not needed. Shapes: --input-shape, else the node's, else the
+/// signature's.
+std::vector<InputDecl> declaredInputs(const Model &Source, const FreezeResult &Expected,
+                                      const std::vector<std::string> &Outputs,
+                                      const NumericOptions &Options) {
+  const Graph &G = Source.graph();
+  std::map<const Node *, const tensorflow::TensorInfo *> Signature;
+  if (const tensorflow::MetaGraphDef *Meta = Source.metaGraph(); Meta && !Expected.Signature.empty())
+    if (auto It = Meta->signature_def().find(Expected.Signature); It != Meta->signature_def().end())
+      for (const auto &[Key, Info] : It->second.inputs()) {
+        llvm::StringRef Tensor(Info.name());
+        auto [Name, Port] = Tensor.split(':');
+        if (const Node *N = G.findNode(Name); N && (Port.empty() || Port == "0"))
+          Signature[N] = &Info;
+      }
+  std::vector<bool> Seen(G.idBound(), false);
+  std::vector<const Node *> Stack;
+  for (const std::string &O : Outputs)
+    if (const Node *N = G.findNode(O))
+      Stack.push_back(N);
+  std::vector<InputDecl> Inputs;
+  while (!Stack.empty()) {
+    const Node *N = Stack.back();
+    Stack.pop_back();
+    if (Seen[N->id()])
+      continue;
+    Seen[N->id()] = true;
+    auto Sig = Signature.find(N);
+    if (Sig == Signature.end() && !isPlaceholderOp(N->op())) {
+      for (const Input &In : N->inputs())
+        Stack.push_back(In.Src);
+      continue;
+    }
+    InputDecl D{N, tensorflow::DT_INVALID, std::nullopt, !isPlaceholderOp(N->op())};
+    if (const tensorflow::AttrValue *A = N->findAttr("dtype"))
+      D.DType = A->type();
+    else if (Sig != Signature.end())
+      D.DType = Sig->second->dtype();
+    const tensorflow::AttrValue *ShapeAttr = N->findAttr("shape");
+    if (auto It = Options.InputShapes.find(N->name()); It != Options.InputShapes.end())
+      D.Shape = It->second;
+    else if (ShapeAttr && ShapeAttr->has_shape() && !ShapeAttr->shape().unknown_rank())
+      D.Shape = chosenDims(ShapeAttr->shape());
+    else if (Sig != Signature.end() && Sig->second->has_tensor_shape() &&
+             !Sig->second->tensor_shape().unknown_rank())
+      D.Shape = chosenDims(Sig->second->tensor_shape());
+    Inputs.push_back(std::move(D));
+  }
+  llvm::sort(Inputs, [](const InputDecl &A, const InputDecl &B) { return A.N->id() < B.N->id(); });
+  return Inputs;
+}
+
+/// Whether the source run refused what it was fed: an output a kernel could
+/// not compute (no kernel and verification's limits are not the inputs').
+bool refusedInputs(const RunResult &Source) {
+  return llvm::any_of(Source.Fetched, [](const FetchedNode &F) {
+    return F.Missing && !F.Missing->NoKernel && !F.Missing->OverLimit;
+  });
 }
 
 /// The default tolerances of dtype `T`: float32's are polygraphy's (atol
@@ -298,26 +377,37 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
         !llvm::is_contained(Outputs, O.Node))
       Outputs.push_back(O.Node);
 
-  // The inputs: the source's placeholders its outputs need, as the source
-  // declares them (the structure check compares the frozen graph's).
+  // The inputs, as the source declares them (the structure check compares
+  // the frozen graph's). Inputs of unknown rank take the candidate shapes
+  // in turn (all the same one) until the source runs.
   RunRequest FrozenRun, SourceRun;
   FrozenRun.Fetches = SourceRun.Fetches = Outputs;
   FrozenRun.Budget = SourceRun.Budget = Options.Budget;
-  std::vector<bool> Needed = reached(Source->graph(), Outputs);
+  std::vector<InputDecl> Inputs = declaredInputs(*Source, Expected, Outputs, Options);
+  bool UnknownRank = llvm::any_of(Inputs, [](const InputDecl &D) { return !D.Shape; });
   std::string InputProblem;
-  for (const Node &N : Source->graph()) {
-    if (!Needed[N.id()] || !isPlaceholderOp(N.op()))
-      continue;
-    absl::StatusOr<TensorData> V = randomInput(N, Options);
-    if (!V.ok()) {
-      InputProblem = std::string(V.status().message());
-      continue;
+  auto feedInputs = [&](const std::vector<int64_t> *Candidate) {
+    InputProblem.clear();
+    R.Inputs.clear();
+    FrozenRun.Feeds.clear();
+    SourceRun.Feeds.clear();
+    for (const InputDecl &D : Inputs) {
+      absl::StatusOr<TensorData> V =
+          randomInput(D.N->name(), D.DType, D.Shape ? *D.Shape : *Candidate, Options);
+      if (!V.ok()) {
+        InputProblem = std::string(V.status().message());
+        continue;
+      }
+      R.Inputs.push_back({D.N->name().str(), dataTypePythonName(V->dtype()),
+                          std::vector<int64_t>(V->shape().begin(), V->shape().end())});
+      // A placeholder the frozen graph made something else (a Const) is
+      // left as it is there: the numbers show what that changed.
+      const Node *InFrozen = FrozenGraph->findNode(D.N->name());
+      if (D.InPlace || !InFrozen || isPlaceholderOp(InFrozen->op()))
+        FrozenRun.Feeds[D.N->name().str()] = *V;
+      SourceRun.Feeds[D.N->name().str()] = *std::move(V);
     }
-    R.Inputs.push_back({N.name().str(), dataTypePythonName(V->dtype()),
-                        std::vector<int64_t>(V->shape().begin(), V->shape().end())});
-    FrozenRun.Feeds[N.name().str()] = *V;
-    SourceRun.Feeds[N.name().str()] = *std::move(V);
-  }
+  };
   // Both graphs read the checkpoint: the source for every variable, the
   // frozen graph for those freezing leaves variables (--except), restored
   // by name as TensorFlow's Saver does, and for any it failed to freeze
@@ -336,7 +426,31 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
     return checkpointValue(*Reader, It->second);
   };
 
-  absl::StatusOr<RunResult> SourceResult = runGraph(Source->graph(), SourceRun);
+  absl::StatusOr<RunResult> SourceResult = absl::UnknownError("not run");
+  if (!UnknownRank) {
+    feedInputs(nullptr);
+    SourceResult = runGraph(Source->graph(), SourceRun);
+  } else {
+    std::vector<std::string> Tried;
+    for (const std::vector<int64_t> &Candidate : unknownRankCandidates()) {
+      feedInputs(&Candidate);
+      SourceResult = runGraph(Source->graph(), SourceRun);
+      if (!SourceResult.ok() || !refusedInputs(*SourceResult))
+        break;
+      Tried.push_back(formatShape(Candidate));
+    }
+    if (SourceResult.ok() && refusedInputs(*SourceResult)) {
+      std::vector<std::string> Names;
+      for (const InputDecl &D : Inputs)
+        if (!D.Shape)
+          Names.push_back(D.N->name().str());
+      InputProblem = absl::StrCat(
+          "input", Names.size() > 1 ? "s " : " ", inQuotes(Names.front()),
+          Names.size() > 1 ? absl::StrCat(" (and ", Names.size() - 1, " more)") : "",
+          " of unknown rank: the source runs on none of the shapes tried (",
+          absl::StrJoin(Tried, ", "), "): give --input-shape ", Names.front(), "=D,D,...");
+    }
+  }
   absl::StatusOr<RunResult> FrozenResult = runGraph(*FrozenGraph, FrozenRun);
   if (!SourceResult.ok() || !FrozenResult.ok()) {
     R.Findings.push_back({"numeric", "", std::string((!SourceResult.ok() ? SourceResult : FrozenResult)
@@ -363,7 +477,8 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
       const FetchedNode &Failed = S.Missing ? S : F;
       std::string Why = absl::StrCat(S.Missing ? "the source " : "the frozen graph ",
                                      notComputedText(*Failed.Missing));
-      if (!InputProblem.empty() && Failed.Missing->Reason == "no value fed") {
+      if (!InputProblem.empty() &&
+          (Failed.Missing->Reason == "no value fed" || UnknownRank)) {
         notChecked(F.Node, InputProblem);
         continue;
       }

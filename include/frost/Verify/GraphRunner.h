@@ -34,7 +34,8 @@ namespace frost::verify {
 using TensorMap = std::map<std::string, TensorData, std::less<>>;
 
 struct RunRequest {
-  /// Values of placeholders, by node name.
+  /// Values of placeholders, or of other nodes of the top-level graph with
+  /// one output, fed in place of what computes them, by node name.
   TensorMap Feeds;
   /// The value of a variable node (VariableV2, VarHandleOp, ...).
   std::function<absl::StatusOr<TensorData>(const Node &)> VariableValue;
