@@ -13,6 +13,7 @@
 #include "frost/Support/File.h"
 #include "frost/Support/Json.h"
 #include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Npy.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Verify/GraphRunner.h"
 
@@ -27,7 +28,9 @@
 #include <filesystem>
 #include <random>
 
-namespace frost::verify::detail {
+namespace frost::verify {
+
+using namespace detail;
 
 using tensorflow::DataType;
 
@@ -188,14 +191,15 @@ void compareOutput(const TensorData &Got, const TensorData &Want, const NumericO
 
 /// The worst element, for a report line: "worst at [0,3]: frozen 4.0,
 /// source 5.0 (abs diff 1, rel diff 0.2)".
-std::string worstText(const OutputCheck &C) {
+std::string detail::worstText(const OutputCheck &C, llvm::StringRef Got, llvm::StringRef Want) {
   if (!C.Worst)
     return "";
   std::vector<std::string> Index;
   for (int64_t I : C.Worst->Index)
     Index.push_back(std::to_string(I));
   std::string Text = absl::StrCat(C.Exact ? "first at [" : "worst at [", absl::StrJoin(Index, ","),
-                                  "]: frozen ", C.Worst->Frozen, ", source ", C.Worst->Source);
+                                  "]: ", Got.str(), " ", C.Worst->Frozen, ", ",
+                                  Want.str(), " ", C.Worst->Source);
   if (!C.Exact)
     absl::StrAppend(&Text, " (abs diff ", formatDiff(C.Worst->Abs), ", rel diff ",
                     formatDiff(C.Worst->Rel), ")");
@@ -203,11 +207,13 @@ std::string worstText(const OutputCheck &C) {
 }
 
 /// "atol 1e-05 + rtol 1e-05 * |source|", or what judged an output below atol.
-std::string toleranceText(const OutputCheck &C) {
+std::string detail::toleranceText(const OutputCheck &C, llvm::StringRef Want) {
   if (C.BelowAtol)
-    return absl::StrCat("rtol ", formatDiff(C.Rtol), " * |source| alone (every source value is "
-                        "below atol ", formatDiff(C.Atol), ", which cannot see them)");
-  return absl::StrCat("atol ", formatDiff(C.Atol), " + rtol ", formatDiff(C.Rtol), " * |source|");
+    return absl::StrCat("rtol ", formatDiff(C.Rtol), " * |", Want.str(), "| alone (every ",
+                        Want.str(), " value is below atol ", formatDiff(C.Atol),
+                        ", which cannot see them)");
+  return absl::StrCat("atol ", formatDiff(C.Atol), " + rtol ", formatDiff(C.Rtol), " * |",
+                      Want.str(), "|");
 }
 
 std::string notComputedText(const NotComputed &Why) {
@@ -217,33 +223,8 @@ std::string notComputedText(const NotComputed &Why) {
 
 /// Writes `T` as a .npy file; false for dtypes numpy cannot hold.
 bool writeNpy(Context &Ctx, const std::string &Path, const TensorData &T) {
-  static const std::map<DataType, const char *> Descr = {
-      {tensorflow::DT_FLOAT, "<f4"},  {tensorflow::DT_DOUBLE, "<f8"},
-      {tensorflow::DT_HALF, "<f2"},   {tensorflow::DT_INT8, "|i1"},
-      {tensorflow::DT_INT16, "<i2"},  {tensorflow::DT_INT32, "<i4"},
-      {tensorflow::DT_INT64, "<i8"},  {tensorflow::DT_UINT8, "|u1"},
-      {tensorflow::DT_UINT16, "<u2"}, {tensorflow::DT_UINT32, "<u4"},
-      {tensorflow::DT_UINT64, "<u8"}, {tensorflow::DT_BOOL, "|b1"},
-      {tensorflow::DT_COMPLEX64, "<c8"}, {tensorflow::DT_COMPLEX128, "<c16"}};
-  auto It = Descr.find(T.dtype());
-  if (It == Descr.end())
-    return false;
-  std::vector<std::string> Dims;
-  for (int64_t D : T.shape())
-    Dims.push_back(std::to_string(D));
-  std::string Header = absl::StrCat("{'descr': '", It->second, "', 'fortran_order': False, 'shape': (",
-                                    absl::StrJoin(Dims, ", "), Dims.size() == 1 ? ",), }" : "), }");
-  size_t Total = 10 + Header.size() + 1;
-  Header.append((64 - Total % 64) % 64, ' ');
-  Header += '\n';
-  std::string Bytes = "\x93NUMPY\x01";
-  Bytes += '\0';
-  uint16_t Length = static_cast<uint16_t>(Header.size());
-  Bytes += static_cast<char>(Length & 0xff);
-  Bytes += static_cast<char>(Length >> 8);
-  Bytes += Header;
-  Bytes += T.bytes().str();
-  return writeStringAtomically(Ctx, Path, Bytes).ok();
+  absl::StatusOr<std::string> Bytes = encodeNpy(T, Path);
+  return Bytes.ok() && writeStringAtomically(Ctx, Path, *Bytes).ok();
 }
 
 /// Saves what the numeric check computed, for a comparison with TensorFlow.
@@ -285,7 +266,7 @@ absl::Status saveValues(Context &Ctx, const std::string &Dir, const TensorMap &F
   return writeStringAtomically(Ctx, Dir + "/index.json", Index);
 }
 
-void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
+void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
                   const CheckpointReader *Reader, const NumericOptions &Options,
                   VerifyReport &R) {
   if (!Expected.Source)
@@ -435,4 +416,4 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
       R.Findings.push_back({"numeric", "", std::string(S.message())});
 }
 
-} // namespace frost::verify::detail
+} // namespace frost::verify
