@@ -216,10 +216,9 @@ absl::StatusOr<TensorData> decodeNpy(llvm::StringRef Bytes, llvm::StringRef Name
         absl::StrCat(Name.str(), ": unsupported dtype '", H.Descr, "'"));
   FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(H.Shape));
   uint64_t Item = Kind == 'U' ? uint64_t{Size} * 4 : Size;
-  if (Count != 0 && Item > Data.size() / static_cast<uint64_t>(Count))
+  if (Count != 0 && Item > UINT64_MAX / static_cast<uint64_t>(Count))
     return absl::InvalidArgumentError(absl::StrCat(Name.str(), ": shape ", formatShape(H.Shape),
-                                                   " of '", H.Descr, "' needs more than the ",
-                                                   Data.size(), " bytes of data there"));
+                                                   " of '", H.Descr, "' is too large"));
   if (Data.size() != Item * static_cast<uint64_t>(Count))
     return absl::InvalidArgumentError(absl::StrCat(
         Name.str(), ": shape ", formatShape(H.Shape), " of '", H.Descr, "' needs ",

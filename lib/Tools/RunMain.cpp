@@ -59,7 +59,7 @@ ArgParser makeParser(RunCommandLine &C) {
          "Feed the inputs not given seeded random values (frost-verify's:\n"
          "floats in [-1, 1), integers in [0, 3))",
          flag(C.Job.RandomInputs), Inputs});
-  addNumericFlags(P, C.Job.Numeric, Inputs, "graph", "other");
+  addNumericFlags(P, C.Job.Numeric, Inputs, "MODEL", "OTHER");
   P.add({{"o", "output"}, K::Value, "FILE.npz",
          "Write the outputs there (numpy.savez's format, keyed NODE:K)",
          ArgParser::storeString(C.Job.Output), Main});
