@@ -69,41 +69,50 @@ absl::StatusOr<RunnableModel> loadRunnable(Context &Ctx, const FreezeOptions &Op
   FreezeOptions O = Options;
   for (std::string &Output : O.Outputs)
     Output = nodeOf(Output);
-  // A bare GraphDef without variables, no checkpoint named: run as it is.
   std::string Path = !O.Positional.empty() ? O.Positional.front() : O.InputGraph;
-  R.Name = Path.empty() ? (!O.SavedModelDir.empty() ? O.SavedModelDir : O.InputMetaGraph) : Path;
-  if (O.Positional.size() == 1 && O.Checkpoint.empty() && O.Signature.empty()) {
-    FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Path));
-    if (!In.Checkpoint) {
-      ReadOptions Read;
-      Read.Tags = O.Tags;
-      FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M, readModel(Ctx, In.GraphPath, Read));
-      if (M->kind() == ContainerKind::GraphDef && !hasVariables(M->graph())) {
-        R.Outputs = Options.Outputs;
-        if (R.Outputs.empty()) {
-          R.Outputs = sinkOutputs(candidateOutputNodes(M->graph()));
-          R.OutputsChosen = "the graph's sinks";
-        }
-        R.M = std::move(M);
-        return R;
+  R.Name = O.InputBytes ? O.InputBytesName
+           : !Path.empty() ? Path
+           : !O.SavedModelDir.empty() ? O.SavedModelDir
+                                      : O.InputMetaGraph;
+  ReadOptions Read;
+  Read.Tags = O.Tags;
+  // The model as read, when no checkpoint is named: a bare GraphDef without
+  // variables runs as it is.
+  std::unique_ptr<Model> Plain;
+  if (O.Checkpoint.empty() && O.Signature.empty()) {
+    if (O.InputBytes) {
+      FROST_ASSIGN_OR_RETURN(Plain, parseModel(*O.InputBytes, O.InputBytesName, Read));
+    } else if (O.Positional.size() == 1) {
+      FROST_ASSIGN_OR_RETURN(ResolvedInput In, resolveInput(Ctx, Path));
+      if (!In.Checkpoint) {
+        FROST_ASSIGN_OR_RETURN(Plain, readModel(Ctx, In.GraphPath, Read));
       }
     }
+  }
+  if (Plain && Plain->kind() == ContainerKind::GraphDef && !hasVariables(Plain->graph())) {
+    R.Outputs = Options.Outputs;
+    if (R.Outputs.empty()) {
+      R.Outputs = sinkOutputs(candidateOutputNodes(Plain->graph()));
+      R.OutputsChosen = "the graph's sinks";
+    }
+    R.M = std::move(Plain);
+    return R;
   }
   bool Unnamed = O.Outputs.empty() && O.Signature.empty();
   absl::StatusOr<FreezeResult> Frozen = freeze(Ctx, O);
   // No outputs named and no signature to take them from: the source's
   // sinks, as frost-verify takes the frozen graph's.
-  if (!Frozen.ok() && Unnamed && O.Positional.size() == 1) {
-    ReadOptions Read;
-    Read.Tags = O.Tags;
+  if (!Frozen.ok() && Unnamed && !Plain && O.Positional.size() == 1) {
     if (absl::StatusOr<ResolvedInput> In = resolveInput(Ctx, Path); In.ok())
-      if (absl::StatusOr<std::unique_ptr<Model>> M = readModel(Ctx, In->GraphPath, Read); M.ok()) {
-        O.Outputs = sinkOutputs(candidateOutputNodes(**M));
-        if (!O.Outputs.empty()) {
-          Frozen = freeze(Ctx, O);
-          R.OutputsChosen = "the graph's sinks";
-        }
-      }
+      if (absl::StatusOr<std::unique_ptr<Model>> M = readModel(Ctx, In->GraphPath, Read); M.ok())
+        Plain = std::move(*M);
+  }
+  if (!Frozen.ok() && Unnamed && Plain) {
+    O.Outputs = sinkOutputs(candidateOutputNodes(*Plain));
+    if (!O.Outputs.empty()) {
+      Frozen = freeze(Ctx, O);
+      R.OutputsChosen = "the graph's sinks";
+    }
   }
   if (!Frozen.ok())
     return Frozen.status();
