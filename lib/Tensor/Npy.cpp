@@ -214,7 +214,10 @@ absl::StatusOr<TensorData> decodeNpy(llvm::StringRef Bytes, llvm::StringRef Name
   if (Descr.empty() || Descr.drop_front().getAsInteger(10, Size) || Size == 0)
     return absl::InvalidArgumentError(
         absl::StrCat(Name.str(), ": unsupported dtype '", H.Descr, "'"));
-  FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(H.Shape));
+  absl::StatusOr<int64_t> Elements = numElements(H.Shape);
+  if (!Elements.ok())
+    return absl::InvalidArgumentError(absl::StrCat(Name.str(), ": ", Elements.status().message()));
+  int64_t Count = *Elements;
   uint64_t Item = Kind == 'U' ? uint64_t{Size} * 4 : Size;
   if (Count != 0 && Item > UINT64_MAX / static_cast<uint64_t>(Count))
     return absl::InvalidArgumentError(absl::StrCat(Name.str(), ": shape ", formatShape(H.Shape),
