@@ -25,7 +25,7 @@ absl::Status readInputFiles(Context &Ctx, const RunGraphOptions &O, run::RunOpti
     Run.InputOrigins.push_back(Path);
   }
   for (const std::string &Path : O.InputArchives) {
-    FROST_ASSIGN_OR_RETURN(run::NamedTensors Arrays, run::readNpz(Ctx, Path));
+    FROST_ASSIGN_OR_RETURN(run::NamedTensors Arrays, run::readNpz(Ctx, Path, O.Numeric.Budget.MaxTensorBytes));
     for (auto &[Name, T] : Arrays) {
       Run.InputOrigins.push_back(absl::StrCat(Path, ": entry '", Name, ".npy'"));
       Run.Inputs.emplace_back(std::move(Name), std::move(T));

@@ -16,6 +16,7 @@
 #include <zip.h>
 
 #include <memory>
+#include <new>
 
 namespace frost::run {
 
@@ -46,7 +47,7 @@ absl::StatusOr<TensorData> readNpy(Context &Ctx, llvm::StringRef Path) {
   return decodeNpy(File->bytes(), Path);
 }
 
-absl::StatusOr<NamedTensors> readNpz(Context &Ctx, llvm::StringRef Path) {
+absl::StatusOr<NamedTensors> readNpz(Context &Ctx, llvm::StringRef Path, uint64_t MaxBytes) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<MappedFile> File, MappedFile::open(Ctx, Path));
   llvm::StringRef Bytes = File->bytes();
   zip_error_t Error;
@@ -74,19 +75,30 @@ absl::StatusOr<NamedTensors> readNpz(Context &Ctx, llvm::StringRef Path) {
     if (!Entry.ends_with(".npy"))
       return absl::InvalidArgumentError(
           absl::StrCat(Where, " is not a .npy file (numpy.savez names them NAME.npy)"));
-    // Inflated sizes beyond what a tensor may hold are refused before any
-    // byte is inflated (a zip bomb).
-    if (Stat.size > (uint64_t{1} << 34))
-      return absl::InvalidArgumentError(
-          absl::StrCat(Where, " would inflate to ", formatBytes(Stat.size), ", over 16 GiB"));
+    // Read as the bytes arrive, never trusting the sizes the archive
+    // claims, up to what one tensor may hold (a deflated bomb stops there).
     std::unique_ptr<zip_file_t, FileCloser> F(zip_fopen_index(Zip.get(), I, 0));
     if (!F)
       return absl::InvalidArgumentError(absl::StrCat(Where, ": ", zip_strerror(Zip.get())));
-    std::string Data(Stat.size, '\0');
-    zip_int64_t Read = zip_fread(F.get(), Data.data(), Data.size());
-    if (Read < 0 || static_cast<zip_uint64_t>(Read) != Stat.size)
-      return absl::InvalidArgumentError(absl::StrCat(
-          Where, ": ", Read < 0 ? zip_file_strerror(F.get()) : "shorter than its size"));
+    std::string Data;
+    char Chunk[1 << 16];
+    for (;;) {
+      zip_int64_t Read = zip_fread(F.get(), Chunk, sizeof Chunk);
+      if (Read < 0)
+        return absl::InvalidArgumentError(absl::StrCat(Where, ": ", zip_file_strerror(F.get())));
+      if (Read == 0)
+        break;
+      if (Data.size() + Read > MaxBytes)
+        return absl::ResourceExhaustedError(absl::StrCat(
+            Where, " inflates to more than ", formatBytes(MaxBytes),
+            ", the largest tensor a run may hold (--eval-max-bytes)"));
+      try {
+        Data.append(Chunk, static_cast<size_t>(Read));
+      } catch (const std::bad_alloc &) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat(Where, ": no memory for its ", formatBytes(Data.size() + Read)));
+      }
+    }
     FROST_ASSIGN_OR_RETURN(TensorData T, decodeNpy(Data, Where));
     std::string Name = Entry.drop_back(4).str();
     for (const auto &[Seen, Unused] : Arrays)

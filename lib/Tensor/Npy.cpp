@@ -17,6 +17,7 @@
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Endian.h"
 
+#include <new>
 #include <optional>
 
 namespace frost {
@@ -231,7 +232,13 @@ absl::StatusOr<TensorData> decodeNpy(llvm::StringRef Bytes, llvm::StringRef Name
   for (const NpyType &T : NpyTypes) {
     if (T.Kind != Kind || T.Size != Size)
       continue;
-    std::string Elements = Data.str();
+    std::string Elements;
+    try {
+      Elements = Data.str();
+    } catch (const std::bad_alloc &) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(Name.str(), ": no memory for its ", Data.size(), " bytes"));
+    }
     if (BigEndian && Size > 1)
       byteSwapElements(T.DType, Elements.data(), Elements.size());
     return TensorData::owned(T.DType, std::move(H.Shape), std::move(Elements));

@@ -33,8 +33,9 @@ using NamedTensors = std::vector<std::pair<std::string, TensorData>>;
 absl::StatusOr<TensorData> readNpy(Context &Ctx, llvm::StringRef Path);
 /// Every array of a .npz file (numpy.savez or savez_compressed), by name
 /// (its entry's, less ".npy"), in the archive's order. An entry that is
-/// not a .npy file fails, naming the file and the entry.
-absl::StatusOr<NamedTensors> readNpz(Context &Ctx, llvm::StringRef Path);
+/// not a .npy file, or one inflating to more than `MaxBytes`, fails, naming
+/// the file and the entry.
+absl::StatusOr<NamedTensors> readNpz(Context &Ctx, llvm::StringRef Path, uint64_t MaxBytes);
 /// `Arrays` as a .npz file's bytes, entries stored as numpy.savez stores
 /// them (`NAME.npy`, uncompressed), with a fixed date: the same arrays give
 /// the same bytes.
