@@ -10,6 +10,7 @@
 #include "frost/Support/File.h"
 
 #include "absl/strings/str_cat.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <chrono>
 
@@ -17,12 +18,32 @@ namespace frost {
 
 namespace {
 
+/// "batch.npz[images]" -> ("batch.npz", "images"); a plain path: no key.
+std::pair<llvm::StringRef, llvm::StringRef> inputFileParts(llvm::StringRef Path) {
+  size_t Open = Path.rfind(".npz[");
+  if (Open == llvm::StringRef::npos || !Path.ends_with("]"))
+    return {Path, ""};
+  return {Path.take_front(Open + 4), Path.slice(Open + 5, Path.size() - 1)};
+}
+
 /// The arrays given by file, each with where it came from.
 absl::Status readInputFiles(Context &Ctx, const RunGraphOptions &O, run::RunOptions &Run) {
   for (const auto &[Name, Path] : O.InputFiles) {
-    FROST_ASSIGN_OR_RETURN(TensorData T, run::readNpy(Ctx, Path));
-    Run.Inputs.emplace_back(Name, std::move(T));
-    Run.InputOrigins.push_back(Path);
+    // saved_model_cli's FILE.npz[KEY]: one array of a .npz.
+    auto [Archive, Key] = inputFileParts(Path);
+    if (Key.empty()) {
+      FROST_ASSIGN_OR_RETURN(TensorData T, run::readNpy(Ctx, Path));
+      Run.Inputs.emplace_back(Name, std::move(T));
+      Run.InputOrigins.push_back(Path);
+      continue;
+    }
+    FROST_ASSIGN_OR_RETURN(run::NamedTensors Arrays,
+                           run::readNpz(Ctx, Archive, O.Numeric.Budget.MaxTensorBytes));
+    auto It = llvm::find_if(Arrays, [&, &Key = Key](const auto &A) { return A.first == Key; });
+    if (It == Arrays.end())
+      return absl::NotFoundError(absl::StrCat(Archive.str(), ": no entry '", Key.str(), ".npy'"));
+    Run.Inputs.emplace_back(Name, std::move(It->second));
+    Run.InputOrigins.push_back(absl::StrCat(Archive.str(), ": entry '", Key.str(), ".npy'"));
   }
   for (const std::string &Path : O.InputArchives) {
     FROST_ASSIGN_OR_RETURN(run::NamedTensors Arrays, run::readNpz(Ctx, Path, O.Numeric.Budget.MaxTensorBytes));

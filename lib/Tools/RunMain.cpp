@@ -38,7 +38,8 @@ ArgParser makeParser(RunCommandLine &C) {
                     Compat = "freeze_graph.py flags (same meaning)";
   P.add({{"input"}, K::Value, "NAME=FILE.npy",
          "Feed input NAME (a placeholder, NAME:0, or a signature's\n"
-         "input key) the array in FILE.npy; repeat for more inputs",
+         "input key) the array in FILE.npy (or FILE.npz[KEY]: one array\n"
+         "of a .npz); repeat for more inputs",
          [&C](llvm::StringRef V) {
            auto [Name, File] = V.split('=');
            if (Name.empty() || File.empty())
@@ -60,7 +61,7 @@ ArgParser makeParser(RunCommandLine &C) {
          "floats in [-1, 1), integers in [0, 3))",
          flag(C.Job.RandomInputs), Inputs});
   addNumericFlags(P, C.Job.Numeric, Inputs, "MODEL", "OTHER");
-  P.add({{"o", "output"}, K::Value, "FILE.npz",
+  P.add({{"o", "output", "save-outputs"}, K::Value, "FILE.npz",
          "Write the outputs there (numpy.savez's format, keyed NODE:K)",
          ArgParser::storeString(C.Job.Output), Main});
   P.add({{"compare-with"}, K::Value, "OTHER",

@@ -190,8 +190,9 @@ struct RunGraphOptions {
   FreezeOptions Model;
   /// Values by input name (a placeholder, `name:0` or a signature's key).
   run::NamedTensors Inputs;
-  /// --input NAME=FILE.npy (each file one input) and --inputs FILE.npz (each
-  /// array the input of its name), read by the job.
+  /// --input NAME=FILE.npy (each file one input; FILE.npz[KEY], as
+  /// saved_model_cli writes it, one array of a .npz) and --inputs FILE.npz
+  /// (each array the input of its name), read by the job.
   std::vector<std::pair<std::string, std::string>> InputFiles;
   std::vector<std::string> InputArchives;
   /// Random values (frost-verify's, from Numeric.Seed and InputShapes) for
