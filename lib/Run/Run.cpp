@@ -95,6 +95,9 @@ absl::StatusOr<RunnableModel> loadRunnable(Context &Ctx, const FreezeOptions &Op
       R.Outputs = sinkOutputs(candidateOutputNodes(Plain->graph()));
       R.OutputsChosen = "the graph's sinks";
     }
+    for (const Node &N : Plain->graph())
+      if (N.name() == "init_all_tables" || (isTableInitializerOp(N.op()) && N.uses().empty()))
+        R.Initializers.push_back(N.name().str());
     R.M = std::move(Plain);
     return R;
   }
@@ -119,6 +122,7 @@ absl::StatusOr<RunnableModel> loadRunnable(Context &Ctx, const FreezeOptions &Op
   R.Frozen = true;
   R.M = std::move(Frozen->M);
   R.SignatureInputs = Frozen->SignatureInputs;
+  R.Initializers = Frozen->Initializers;
   if (!Options.Outputs.empty()) {
     R.Outputs = Options.Outputs;
   } else if (!Frozen->Signature.empty()) {
@@ -192,7 +196,7 @@ absl::StatusOr<RunResult> runModel(const RunnableModel &M, const RunOptions &Opt
     if (!Needed[N.id()] || !isPlaceholderOp(N.op()) || Request.Feeds.count(N.name()))
       continue;
     if (Options.RandomInputs) {
-      absl::StatusOr<TensorData> V = verify::randomInput(N, Options.Numeric);
+      absl::StatusOr<TensorData> V = verify::randomInput(G, N, Options.Numeric);
       if (!V.ok())
         return absl::Status(V.status().code(), absl::StrCat(M.Name, ": ", V.status().message()));
       Request.Feeds[N.name().str()] = *std::move(V);

@@ -37,7 +37,9 @@ using tensorflow::DataType;
 
 /// A seeded random value for placeholder `N`: floats in [-1, 1), integers
 /// in [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
-absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Options) {
+absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
+                                       const NumericOptions &Options) {
+  (void)G; // what reads the input (i29-tables-parse: ParseExample's Examples)
   const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
   DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
   std::vector<int64_t> Shape;
@@ -289,7 +291,7 @@ void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Mode
   for (const Node &N : Source->graph()) {
     if (!Needed[N.id()] || !isPlaceholderOp(N.op()))
       continue;
-    absl::StatusOr<TensorData> V = randomInput(N, Options);
+    absl::StatusOr<TensorData> V = randomInput(Source->graph(), N, Options);
     if (!V.ok()) {
       InputProblem = std::string(V.status().message());
       continue;

@@ -51,6 +51,11 @@ struct RunnableModel {
   bool Frozen = false;
   /// A signature's keys -> tensors of the graph, when it came from one.
   std::vector<std::pair<std::string, std::string>> SignatureInputs;
+  /// The lookup tables' initializers, run before the outputs as a session
+  /// runs them (freezing's, or a frozen graph's init_all_tables).
+  /// TODO(merge with i29-tables-parse): hand them to RunRequest::Initializers
+  /// in runModel.
+  std::vector<std::string> Initializers;
   /// The tensors to fetch ("node" for all its outputs, or "node:k").
   std::vector<std::string> Outputs;
   /// Where Outputs came from when none were asked for: "signature

@@ -139,8 +139,9 @@ struct VerifyReport {
 /// A seeded random value for placeholder `N`, as the numeric check feeds
 /// it: floats in [-1, 1), integers in [0, 3), uint8 in [0, 256), booleans;
 /// one stream per input name; unknown dimensions from InputShapes, else 1
-/// first and 8 after.
-absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Options);
+/// first and 8 after. `G` holds `N`.
+absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
+                                       const NumericOptions &Options);
 
 /// Compares `Got` with the reference `Want` element by element within
 /// Options' tolerances (by dtype by default), into `Out` (all but Tensor).
