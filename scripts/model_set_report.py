@@ -27,6 +27,12 @@ kernel with the runs whose outputs it leaves unchecked.
   each frozen graph on the model's inputs.npz and must compute the source
   model's expected.npz (strings and integers exactly, floats within 1e-4 of
   the output's largest magnitude): the set itself is sound.
+--run-check: frost-run runs each frozen graph on the model's inputs.npz and
+  must compute what TensorFlow's run of the same frozen graph computes (the
+  --tf-check tolerance: floats within 1e-4 of the output's largest
+  magnitude, the rest exactly), for every output frost-verify checked; each
+  output it leaves NOT CHECKED must make frost-run fail naming one of the
+  ops --ratchet lists for the run (or frost-verify named).
 --tamper: the largest float Const of RUN.pb that came from a variable (the
   freeze report's) is scaled by 1.01; frost-verify must exit 1 naming the
   node. Whether the numeric check saw it too is recorded ("numeric: OUT"
@@ -180,6 +186,54 @@ def tf_check(frozen, spec, model_dir, suffix, init):
     return problems
 
 
+def frost_run_check(tools, frozen, spec, model_dir, suffix, init, work, label, res, listed):
+    """frost-run on the set's inputs against TensorFlow's run of the same
+    frozen graph. The outputs frost-verify checked must agree. Each one it
+    left NOT CHECKED either fails, naming an op the ratchet (or frost-verify's
+    report) gives for this run, or (the op was the source's only: a
+    ResourceGatherNd the frozen graph has as GatherNd) agrees too. Returns the
+    problems."""
+    import numpy as np
+    feeds = dict(np.load(os.path.join(model_dir, "inputs%s.npz" % suffix), allow_pickle=True))
+    # numpy's object arrays (Python strings) are pickles: frost-run reads
+    # strings as bytes ('S'), as TensorFlow holds them.
+    inputs = os.path.join(work, label + ".run-inputs.npz")
+    np.savez(inputs, **{k: v.astype(bytes) if v.dtype == object else v for k, v in feeds.items()})
+    unchecked = {t.split(":")[0] for t in res.get("not_checked", {})}
+    ops = set(listed.get(res["label"], set())) | set(res.get("no_kernel", {}))
+    problems, refused = [], 0
+    runnable = [t for t in spec["outputs"] if t.split(":")[0] not in unchecked]
+    for tensor in [t for t in spec["outputs"] if t.split(":")[0] in unchecked]:
+        proc = run([os.path.join(tools, "frost-run"), frozen, "--inputs", inputs,
+                    "--outputs", tensor, "-q"])
+        if proc.returncode == 0:
+            runnable.append(tensor)
+            continue
+        refused += 1
+        named = [op for op in ops if "(%s)" % op in proc.stderr]
+        if proc.returncode != 1 or not named or "has no kernel" not in proc.stderr:
+            problems.append("%s: NOT CHECKED (%s), but frost-run exited %d: %s" % (
+                tensor, ", ".join(sorted(ops)) or "?", proc.returncode, proc.stderr.strip()[-300:]))
+    runnable = [t for t in spec["outputs"] if t in runnable]
+    if runnable:
+        out = os.path.join(work, label + ".run.npz")
+        proc = run([os.path.join(tools, "frost-run"), frozen, "--inputs", inputs,
+                    "--outputs", ",".join(runnable), "-o", out, "-q"])
+        if proc.returncode != 0:
+            return problems + ["frost-run failed: %s" % proc.stderr.strip()]
+        got = np.load(out)
+        want = tf_run(load_graph(frozen), feeds, runnable, init)
+        for tensor, value in zip(runnable, want):
+            ours = got[tensor if ":" in tensor else tensor + ":0"]
+            if np.asarray(value).dtype == object:  # TensorFlow's strings
+                value = np.asarray(value).astype(bytes)
+            why = disagreement(ours, value)
+            if why:
+                problems.append("%s: frost-run's %s from TensorFlow's" % (tensor, why))
+    res["run_equal"], res["run_refused"] = len(runnable), refused
+    return problems
+
+
 def tamper(tools, frozen, freeze_report, source, flags, work, label, optimized=False):
     """Scales the largest float Const from a variable by 1.01 (optimized: the
     largest float Const, folded weights included, which no checkpoint holds);
@@ -330,6 +384,7 @@ def main():
     p.add_argument("--work")
     p.add_argument("--only", default="")
     p.add_argument("--tf-check", action="store_true")
+    p.add_argument("--run-check", action="store_true")
     p.add_argument("--tamper", action="store_true")
     p.add_argument("--ratchet")
     p.add_argument("--json")
@@ -344,6 +399,7 @@ def main():
     only = set(filter(None, args.only.split(",")))
     have = kernel_ops()
     errors, results = [], []
+    listed = read_ratchet(args.ratchet) if args.ratchet else {}
 
     for model_dir, spec, suffix, r in runs_of(models, only):
         label = r["label"]
@@ -411,6 +467,16 @@ def main():
                 line += "; TensorFlow DIFFERS"
             else:
                 line += "; TensorFlow agrees"
+        if args.run_check:
+            problems = frost_run_check(tools, frozen, spec, model_dir, suffix,
+                                       init_ops(json.load(open(freeze_report))), work, safe, res,
+                                       listed)
+            if problems:
+                errors.append("%s: frost-run: %s" % (label, "; ".join(problems)))
+                line += "; frost-run DIFFERS"
+            else:
+                line += "; frost-run: %d equal TensorFlow's, %d refused naming the op" % (
+                    res["run_equal"], res["run_refused"])
         print(line, flush=True)
         if args.tamper:
             report = json.load(open(freeze_report))
@@ -447,7 +513,6 @@ def main():
         "%s %d" % (op, n) for op, n in sorted(missing.items(), key=lambda x: (-x[1], x[0]))))
 
     if args.ratchet:
-        listed = read_ratchet(args.ratchet)
         for r in results:
             want = listed.get(r["label"], set())
             got = set(r.get("unchecked", {}))

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeFlags.h"
 
+#include "absl/strings/str_cat.h"
+
 namespace frost {
 
 namespace {
@@ -25,7 +27,60 @@ void appendCommaList(llvm::StringRef Text, std::vector<std::string> &Out) {
   }
 }
 
+/// "NAME=1,224,224,3".
+absl::Status parseInputShape(llvm::StringRef Text, verify::NumericOptions &N) {
+  auto [Name, Dims] = Text.split('=');
+  if (Name.empty() || Dims.empty())
+    return absl::InvalidArgumentError("expected NAME=D,D,... (NAME= for a scalar)");
+  std::vector<int64_t> Shape;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Dims.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts) {
+    int64_t D;
+    if (P.trim().getAsInteger(10, D) || D < 0)
+      return absl::InvalidArgumentError(absl::StrCat("'", P.str(), "' is not a dimension"));
+    Shape.push_back(D);
+  }
+  N.InputShapes[Name.trim().str()] = std::move(Shape);
+  return absl::OkStatus();
+}
+
+absl::Status parseDouble(llvm::StringRef Text, std::optional<double> &Out) {
+  double V;
+  if (Text.getAsDouble(V) || !(V >= 0))
+    return absl::InvalidArgumentError("expected a number >= 0");
+  Out = V;
+  return absl::OkStatus();
+}
+
 } // namespace
+
+void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string &Main,
+                     llvm::StringRef Got, llvm::StringRef Want) {
+  using K = ArgParser::Kind;
+  P.add({{"seed"}, K::Value, "N", "Seed of the random inputs (default 0)",
+         [&N](llvm::StringRef V) {
+           if (V.getAsInteger(10, N.Seed))
+             return absl::InvalidArgumentError("expected a number");
+           return absl::OkStatus();
+         },
+         Main});
+  P.add({{"input-shape"}, K::Value, "NAME=D,D,...",
+         "Shape to feed input NAME (default: its declared shape, unknown\n"
+         "dimensions 1 first and 8 after); repeat for more inputs",
+         [&N](llvm::StringRef V) { return parseInputShape(V, N); }, Main});
+  P.add({{"atol"}, K::Value, "X",
+         absl::StrCat("An element holds when |", Got.str(), " - ", Want.str(), "| <= atol + rtol * |",
+                      Want.str(), "|\n"
+                      "(default by dtype: float32 1e-5, float64 1e-8, half 1e-3,\n"
+                      "bfloat16 1e-2); an output whose ", Want.str(), " values all lie below\n"
+                      "atol is judged by rtol alone"),
+         [&N](llvm::StringRef V) { return parseDouble(V, N.Atol); }, Main});
+  P.add({{"rtol"}, K::Value, "X",
+         absl::StrCat("Tolerance relative to each ", Want.str(), " element (default: float32\n"
+                      "1e-5, float64 1e-5, half 1e-2, bfloat16 5e-2)"),
+         [&N](llvm::StringRef V) { return parseDouble(V, N.Rtol); }, Main});
+}
 
 void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main) {
   using K = ArgParser::Kind;

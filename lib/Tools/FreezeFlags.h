@@ -10,6 +10,7 @@
 #include "ArgParser.h"
 
 #include "frost/Freeze/Freeze.h"
+#include "frost/Verify/Verify.h"
 
 #include <string>
 
@@ -23,6 +24,12 @@ void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main);
 /// freeze_graph.py's own spellings (--input_graph, --input_meta_graph, ...),
 /// in group `Compat`.
 void addFreezeCompatFlags(ArgParser &P, FreezeOptions &O, const std::string &Compat);
+
+/// --seed, --input-shape, --atol and --rtol: the random inputs of a run and
+/// the tolerances of a comparison of `Got` with the reference `Want`
+/// ("frozen", "source"), in group `Main`.
+void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string &Main,
+                     llvm::StringRef Got = "frozen", llvm::StringRef Want = "source");
 
 } // namespace frost
 

@@ -29,32 +29,6 @@ struct VerifyCommandLine {
   bool Timing = false, Help = false, Version = false;
 };
 
-/// "NAME=1,224,224,3".
-absl::Status parseInputShape(llvm::StringRef Text, verify::NumericOptions &N) {
-  auto [Name, Dims] = Text.split('=');
-  if (Name.empty() || Dims.empty())
-    return absl::InvalidArgumentError("expected NAME=D,D,... (NAME= for a scalar)");
-  std::vector<int64_t> Shape;
-  llvm::SmallVector<llvm::StringRef, 4> Parts;
-  Dims.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef P : Parts) {
-    int64_t D;
-    if (P.trim().getAsInteger(10, D) || D < 0)
-      return absl::InvalidArgumentError(absl::StrCat("'", P.str(), "' is not a dimension"));
-    Shape.push_back(D);
-  }
-  N.InputShapes[Name.trim().str()] = std::move(Shape);
-  return absl::OkStatus();
-}
-
-absl::Status parseDouble(llvm::StringRef Text, std::optional<double> &Out) {
-  double V;
-  if (Text.getAsDouble(V) || !(V >= 0))
-    return absl::InvalidArgumentError("expected a number >= 0");
-  Out = V;
-  return absl::OkStatus();
-}
-
 ArgParser makeParser(VerifyCommandLine &C) {
   using K = ArgParser::Kind;
   ArgParser P;
@@ -65,27 +39,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
          "What was frozen: a checkpoint prefix or directory, a .meta, a\n"
          "GraphDef (with --checkpoint) or a SavedModel directory",
          ArgParser::storeString(C.Source), Main});
-  P.add({{"seed"}, K::Value, "N", "Seed of the random inputs (default 0)",
-         [&C](llvm::StringRef V) {
-           if (V.getAsInteger(10, C.Numeric.Seed))
-             return absl::InvalidArgumentError("expected a number");
-           return absl::OkStatus();
-         },
-         Main});
-  P.add({{"input-shape"}, K::Value, "NAME=D,D,...",
-         "Shape to feed input NAME (default: its declared shape, unknown\n"
-         "dimensions 1 first and 8 after); repeat for more inputs",
-         [&C](llvm::StringRef V) { return parseInputShape(V, C.Numeric); }, Main});
-  P.add({{"atol"}, K::Value, "X",
-         "An element holds when |frozen - source| <= atol + rtol * |source|\n"
-         "(default by dtype: float32 1e-5, float64 1e-8, half 1e-3,\n"
-         "bfloat16 1e-2); an output whose source values all lie below\n"
-         "atol is judged by rtol alone",
-         [&C](llvm::StringRef V) { return parseDouble(V, C.Numeric.Atol); }, Main});
-  P.add({{"rtol"}, K::Value, "X",
-         "Tolerance relative to each source element (default: float32\n"
-         "1e-5, float64 1e-5, half 1e-2, bfloat16 5e-2)",
-         [&C](llvm::StringRef V) { return parseDouble(V, C.Numeric.Rtol); }, Main});
+  addNumericFlags(P, C.Numeric, Main);
   P.add({{"no-numeric"}, K::Bool, "", "Skip running the two graphs",
          flag(C.Numeric.Run, /*Invert=*/true), Main});
   P.add({{"allow-unchecked"}, K::Bool, "",

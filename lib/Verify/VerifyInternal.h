@@ -29,9 +29,10 @@ std::string formatDiff(double V);
 std::string elementText(const TensorData &T, int64_t I);
 /// An output's worst element ("worst at [0,3]: frozen 4.0, source 5.0 (abs
 /// diff 1, rel diff 0.2)"; "first at [1]: ..." compared exactly); "" if none.
-std::string worstText(const OutputCheck &C);
+std::string worstText(const OutputCheck &C, llvm::StringRef Got = "frozen",
+                      llvm::StringRef Want = "source");
 /// The tolerance an output was judged by, in words.
-std::string toleranceText(const OutputCheck &C);
+std::string toleranceText(const OutputCheck &C, llvm::StringRef Want = "source");
 
 /// `T` converted by the evaluator's Cast (TensorFlow's conversions).
 absl::StatusOr<TensorData> castTo(const TensorData &T, tensorflow::DataType To);

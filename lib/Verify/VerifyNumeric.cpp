@@ -13,6 +13,7 @@
 #include "frost/Support/File.h"
 #include "frost/Support/Json.h"
 #include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Npy.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Verify/GraphRunner.h"
 
@@ -27,10 +28,14 @@
 #include <filesystem>
 #include <random>
 
-namespace frost::verify::detail {
+namespace frost::verify {
+
+using namespace detail;
 
 using tensorflow::DataType;
 
+
+namespace {
 
 /// What verification feeds: a placeholder the outputs need, or a TF1
 /// signature's input that another node computes.
@@ -61,7 +66,7 @@ const std::vector<std::vector<int64_t>> &unknownRankCandidates() {
 
 /// A seeded random value for input `Name`: floats in [-1, 1), integers in
 /// [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
-absl::StatusOr<TensorData> randomInput(llvm::StringRef Name, DataType DType,
+absl::StatusOr<TensorData> randomValue(llvm::StringRef Name, DataType DType,
                                        const std::vector<int64_t> &Shape,
                                        const NumericOptions &Options) {
   FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Shape));
@@ -159,6 +164,27 @@ bool refusedInputs(const RunResult &Source) {
   return llvm::any_of(Source.Fetched, [](const FetchedNode &F) {
     return F.Missing && !F.Missing->NoKernel && !F.Missing->OverLimit;
   });
+}
+
+} // namespace
+
+absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
+                                       const NumericOptions &Options) {
+  (void)G; // what reads the input (i29-tables-parse: ParseExample's Examples)
+  const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
+  DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
+  std::vector<int64_t> Shape;
+  if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end()) {
+    Shape = It->second;
+  } else {
+    const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
+    if (!ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank())
+      return absl::InvalidArgumentError(
+          absl::StrCat("input ", inQuotes(N.name()),
+                       " has no known rank: give --input-shape ", N.name().str(), "=D,D,..."));
+    Shape = chosenDims(ShapeAttr->shape());
+  }
+  return randomValue(N.name(), DType, Shape, Options);
 }
 
 /// The default tolerances of dtype `T`: float32's are polygraphy's (atol
@@ -267,14 +293,15 @@ void compareOutput(const TensorData &Got, const TensorData &Want, const NumericO
 
 /// The worst element, for a report line: "worst at [0,3]: frozen 4.0,
 /// source 5.0 (abs diff 1, rel diff 0.2)".
-std::string worstText(const OutputCheck &C) {
+std::string detail::worstText(const OutputCheck &C, llvm::StringRef Got, llvm::StringRef Want) {
   if (!C.Worst)
     return "";
   std::vector<std::string> Index;
   for (int64_t I : C.Worst->Index)
     Index.push_back(std::to_string(I));
   std::string Text = absl::StrCat(C.Exact ? "first at [" : "worst at [", absl::StrJoin(Index, ","),
-                                  "]: frozen ", C.Worst->Frozen, ", source ", C.Worst->Source);
+                                  "]: ", Got.str(), " ", C.Worst->Frozen, ", ",
+                                  Want.str(), " ", C.Worst->Source);
   if (!C.Exact)
     absl::StrAppend(&Text, " (abs diff ", formatDiff(C.Worst->Abs), ", rel diff ",
                     formatDiff(C.Worst->Rel), ")");
@@ -282,11 +309,13 @@ std::string worstText(const OutputCheck &C) {
 }
 
 /// "atol 1e-05 + rtol 1e-05 * |source|", or what judged an output below atol.
-std::string toleranceText(const OutputCheck &C) {
+std::string detail::toleranceText(const OutputCheck &C, llvm::StringRef Want) {
   if (C.BelowAtol)
-    return absl::StrCat("rtol ", formatDiff(C.Rtol), " * |source| alone (every source value is "
-                        "below atol ", formatDiff(C.Atol), ", which cannot see them)");
-  return absl::StrCat("atol ", formatDiff(C.Atol), " + rtol ", formatDiff(C.Rtol), " * |source|");
+    return absl::StrCat("rtol ", formatDiff(C.Rtol), " * |", Want.str(), "| alone (every ",
+                        Want.str(), " value is below atol ", formatDiff(C.Atol),
+                        ", which cannot see them)");
+  return absl::StrCat("atol ", formatDiff(C.Atol), " + rtol ", formatDiff(C.Rtol), " * |",
+                      Want.str(), "|");
 }
 
 std::string notComputedText(const NotComputed &Why) {
@@ -296,33 +325,8 @@ std::string notComputedText(const NotComputed &Why) {
 
 /// Writes `T` as a .npy file; false for dtypes numpy cannot hold.
 bool writeNpy(Context &Ctx, const std::string &Path, const TensorData &T) {
-  static const std::map<DataType, const char *> Descr = {
-      {tensorflow::DT_FLOAT, "<f4"},  {tensorflow::DT_DOUBLE, "<f8"},
-      {tensorflow::DT_HALF, "<f2"},   {tensorflow::DT_INT8, "|i1"},
-      {tensorflow::DT_INT16, "<i2"},  {tensorflow::DT_INT32, "<i4"},
-      {tensorflow::DT_INT64, "<i8"},  {tensorflow::DT_UINT8, "|u1"},
-      {tensorflow::DT_UINT16, "<u2"}, {tensorflow::DT_UINT32, "<u4"},
-      {tensorflow::DT_UINT64, "<u8"}, {tensorflow::DT_BOOL, "|b1"},
-      {tensorflow::DT_COMPLEX64, "<c8"}, {tensorflow::DT_COMPLEX128, "<c16"}};
-  auto It = Descr.find(T.dtype());
-  if (It == Descr.end())
-    return false;
-  std::vector<std::string> Dims;
-  for (int64_t D : T.shape())
-    Dims.push_back(std::to_string(D));
-  std::string Header = absl::StrCat("{'descr': '", It->second, "', 'fortran_order': False, 'shape': (",
-                                    absl::StrJoin(Dims, ", "), Dims.size() == 1 ? ",), }" : "), }");
-  size_t Total = 10 + Header.size() + 1;
-  Header.append((64 - Total % 64) % 64, ' ');
-  Header += '\n';
-  std::string Bytes = "\x93NUMPY\x01";
-  Bytes += '\0';
-  uint16_t Length = static_cast<uint16_t>(Header.size());
-  Bytes += static_cast<char>(Length & 0xff);
-  Bytes += static_cast<char>(Length >> 8);
-  Bytes += Header;
-  Bytes += T.bytes().str();
-  return writeStringAtomically(Ctx, Path, Bytes).ok();
+  absl::StatusOr<std::string> Bytes = encodeNpy(T, Path);
+  return Bytes.ok() && writeStringAtomically(Ctx, Path, *Bytes).ok();
 }
 
 /// Saves what the numeric check computed, for a comparison with TensorFlow.
@@ -364,7 +368,7 @@ absl::Status saveValues(Context &Ctx, const std::string &Dir, const TensorMap &F
   return writeStringAtomically(Ctx, Dir + "/index.json", Index);
 }
 
-void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
+void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
                   const CheckpointReader *Reader, const NumericOptions &Options,
                   VerifyReport &R) {
   if (!Expected.Source)
@@ -393,7 +397,7 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
     SourceRun.Feeds.clear();
     for (const InputDecl &D : Inputs) {
       absl::StatusOr<TensorData> V =
-          randomInput(D.N->name(), D.DType, D.Shape ? *D.Shape : *Candidate, Options);
+          randomValue(D.N->name(), D.DType, D.Shape ? *D.Shape : *Candidate, Options);
       if (!V.ok()) {
         InputProblem = std::string(V.status().message());
         continue;
@@ -550,4 +554,4 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
       R.Findings.push_back({"numeric", "", std::string(S.message())});
 }
 
-} // namespace frost::verify::detail
+} // namespace frost::verify

@@ -85,6 +85,22 @@ std::string failureText(const VerifyReport &R) {
                       ", the first: ", findingText(R.Findings.front()));
 }
 
+void printOutputCheck(llvm::raw_ostream &OS, const OutputCheck &O, llvm::StringRef Got,
+                      llvm::StringRef Want) {
+  OS << O.DType << " " << formatShape(O.Shape) << ": ";
+  std::string Worst = worstText(O, Got, Want);
+  if (O.Exact) {
+    OS << O.Differing << " of " << O.Elements << " differ (compared exactly)"
+       << (Worst.empty() ? "" : "; ") << Worst << "\n";
+    return;
+  }
+  // A failing element is never printed beside a passing verdict: the line
+  // says how many are outside the tolerance and which is worst.
+  OS << (O.Differing ? "FAILED: " : "") << O.Differing << " of " << O.Elements
+     << " values outside " << toleranceText(O, Want) << "; max abs diff " << formatDiff(O.MaxAbs)
+     << (Worst.empty() ? "" : "; ") << Worst << "\n";
+}
+
 void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::StringRef Tool,
                        bool FindingsOnly) {
   if (FindingsOnly) {
@@ -124,19 +140,8 @@ void printVerifyReport(llvm::raw_ostream &OS, const VerifyReport &R, llvm::Strin
         OS << "  " << O.Tensor << ": FAILED: cannot be computed: " << O.Failed << "\n";
         continue;
       }
-      OS << "  " << O.Tensor << " " << O.DType << " " << formatShape(O.Shape) << ": ";
-      std::string Worst = worstText(O);
-      if (O.Exact) {
-        OS << O.Differing << " of " << O.Elements << " differ (compared exactly)"
-           << (Worst.empty() ? "" : "; ") << Worst << "\n";
-        continue;
-      }
-      // A failing element is never printed beside a passing verdict: the
-      // line says how many are outside the tolerance and which is worst.
-      OS << (O.Differing ? "FAILED: " : "") << O.Differing << " of " << O.Elements
-         << " values outside " << toleranceText(O)
-         << "; max abs diff " << formatDiff(O.MaxAbs) << (Worst.empty() ? "" : "; ") << Worst
-         << "\n";
+      OS << "  " << O.Tensor << " ";
+      printOutputCheck(OS, O);
     }
     if (!R.NoKernel.empty())
       OS << "numeric: no kernel for " << noKernelText(R.NoKernel) << "\n";

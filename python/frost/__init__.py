@@ -44,7 +44,7 @@ else:
     _frost = _load_extension()
     FrostError = _frost.FrostError
 
-__all__ = ["freeze", "optimize_for_inference", "transform", "verify", "diff",
+__all__ = ["freeze", "optimize_for_inference", "transform", "verify", "run", "diff",
            "inspect_checkpoint", "summarize", "FrostError", "FrostWarning"]
 
 #: The version of the libraries inside, as the tools' --version says it ("Frost 0.1.0").
@@ -372,6 +372,56 @@ def verify(frozen: ModelLike, source: ModelLike, outputs: Names = None, *,
                                          eval_budget, eval_max_bytes, allow_unchecked))
     _warn(warned)
     return _document(text)
+
+
+def run(model: ModelLike, inputs: Optional[Dict[str, Any]] = None, outputs: Names = None, *,
+        random_inputs: bool = False, seed: int = 0,
+        input_shapes: Optional[Dict[str, Iterable[int]]] = None,
+        checkpoint: Optional[PathLike] = None, signature: Optional[str] = None,
+        tags: Names = None, compare_with: Optional[ModelLike] = None,
+        atol: Optional[float] = None, rtol: Optional[float] = None,
+        output: Optional[PathLike] = None, eval_budget: Optional[int] = None,
+        eval_max_bytes: Optional[int] = None, **flags: Any) -> Dict[str, Any]:
+    """Runs a model with Frost's evaluator, as frost-run does (docs/run.md), and returns its
+    outputs as a dict of numpy arrays keyed by tensor name ("logits:0"). Needs numpy.
+
+    model: a frozen GraphDef (run as it is), or a source model (checkpoint, .meta, SavedModel,
+      GraphDef with checkpoint) frozen first as freeze() freezes it (signature, tags and
+      **flags as for freeze()).
+    inputs: {"x": array}: arrays (anything numpy.asarray takes) by input name, a placeholder
+      ("x" or "x:0") or a signature's input key; each of the placeholder's dtype (not
+      converted: a list of floats is float64) and shape.
+    outputs: what to fetch, nodes ("logits", all its outputs) or tensors ("logits:0");
+      default: the signature's outputs, else the graph's sinks.
+    random_inputs: feed the inputs not given seeded random values (frost-verify's), with
+      seed and input_shapes ({"x": [1, 224, 224, 3]} for unknown dimensions).
+    compare_with: a second model run on the same inputs; an output outside atol + rtol *
+      |its value| raises FrostError naming it (frost-verify's comparison).
+    output: also write the outputs there as a .npz file.
+    An output that cannot be computed (an op without a kernel) raises FrostError naming the op.
+    """
+    import io
+    import numpy
+
+    given = []
+    for name, value in (inputs or {}).items():
+        array = numpy.asarray(value, order="C")
+        if array.dtype == object:  # Python strings: bytes, as TensorFlow holds them
+            array = array.astype(bytes)
+        buffer = io.BytesIO()
+        numpy.save(buffer, array, allow_pickle=False)
+        given.append((str(name), buffer.getvalue()))
+    options = _freeze_options(outputs, checkpoint, signature, False, None, None, None, None,
+                              tags, flags)
+    other_options = _freeze_options(None, None, None, False, None, None, None, None, tags, {})
+    other_options["outputs"] = options["outputs"]
+    arrays, warned = _frost.run(
+        _model(model, "model"), options, given, bool(random_inputs),
+        _checks(int(seed), atol, rtol, input_shapes, True, eval_budget, eval_max_bytes),
+        None if compare_with is None else _model(compare_with, "compare_with"), other_options,
+        _path(output, "output") or "")
+    _warn(warned)
+    return {name: numpy.load(io.BytesIO(data), allow_pickle=False) for name, data in arrays}
 
 
 def diff(a: ModelLike, b: ModelLike, *, ignore_attrs: Names = None,

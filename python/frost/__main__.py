@@ -1,6 +1,6 @@
 """python -m frost COMMAND [ARGS...]: runs one of Frost's commands in this interpreter's process,
 without the installed scripts: freeze-graph, transform-graph, optimize-for-inference,
-frost-verify, frost-diff, frost-inspect, frost-opt. The command's own flags, output and exit
+frost-verify, frost-run, frost-diff, frost-inspect, frost-opt. The command's own flags, output and exit
 code (python -m frost freeze-graph model.ckpt --outputs logits -o frozen.pb)."""
 import os
 import sys
@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 from . import _frost
 
 COMMANDS = ("freeze-graph", "transform-graph", "optimize-for-inference", "frost-verify",
-            "frost-diff", "frost-inspect", "frost-opt")
+            "frost-run", "frost-diff", "frost-inspect", "frost-opt")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

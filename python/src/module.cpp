@@ -13,11 +13,13 @@
 #include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
 #include "frost/Support/Version.h"
+#include "frost/Tensor/Npy.h"
 #include "frost/Tools/DiffMain.h"
 #include "frost/Tools/FreezeMain.h"
 #include "frost/Tools/InspectMain.h"
 #include "frost/Tools/OptMain.h"
 #include "frost/Tools/OptimizeMain.h"
+#include "frost/Tools/RunMain.h"
 #include "frost/Tools/TransformMain.h"
 #include "frost/Tools/VerifyMain.h"
 
@@ -352,6 +354,54 @@ verifyModel(const ModelArg &Frozen, const ModelArg &Source, const KeywordArgs &K
   return {Json, Warnings};
 }
 
+/// Arrays crossing into Python as .npy bytes (numpy.save's, numpy.load's).
+using NpyArrays = std::vector<std::pair<std::string, nb::bytes>>;
+
+/// run(): frost-run's job on arrays given as .npy bytes by input name; the
+/// outputs as .npy bytes by tensor name, and the warnings. A comparison that
+/// finds a difference is raised with its findings.
+std::pair<NpyArrays, std::vector<std::string>>
+runModel(const ModelArg &Model, const KeywordArgs &Keywords, const NpyArrays &Inputs,
+         bool RandomInputs, const KeywordArgs &Checks, const std::optional<ModelArg> &CompareWith,
+         const KeywordArgs &CompareKeywords, const std::string &Output) {
+  frost::RunGraphOptions Job;
+  Job.Model = freezeOptions(Model, Keywords);
+  if (CompareWith)
+    Job.CompareWith = freezeOptions(*CompareWith, CompareKeywords);
+  Job.RandomInputs = RandomInputs;
+  Job.Numeric = numericOptions(Checks);
+  Job.Output = Output;
+  // The bytes objects stay alive (Inputs holds them) while the GIL is away.
+  std::vector<std::pair<std::string, llvm::StringRef>> Given;
+  for (const auto &[Name, Bytes] : Inputs)
+    Given.emplace_back(Name, llvm::StringRef(Bytes.c_str(), Bytes.size()));
+  std::vector<std::pair<std::string, std::string>> Outputs;
+  std::vector<std::string> Warnings = runCall([&](frost::Context &Ctx) -> absl::Status {
+    for (const auto &[Name, Bytes] : Given) {
+      FROST_ASSIGN_OR_RETURN(frost::TensorData T,
+                             frost::decodeNpy(Bytes, absl::StrCat("inputs['", Name, "']")));
+      Job.Inputs.emplace_back(Name, std::move(T));
+    }
+    FROST_ASSIGN_OR_RETURN(frost::RunGraphResult R, frost::runGraph(Ctx, Job));
+    if (!R.passed())
+      return absl::FailedPreconditionError(absl::StrCat(
+          R.Model, ": differs from ", R.Other, ": ", R.Compared->Findings.front(),
+          R.Compared->Findings.size() > 1
+              ? absl::StrCat(" (and ", R.Compared->Findings.size() - 1, " more findings)")
+              : ""));
+    for (const auto &[Name, T] : R.Outputs) {
+      FROST_ASSIGN_OR_RETURN(std::string Npy,
+                             frost::encodeNpy(T, absl::StrCat("output '", Name, "'")));
+      Outputs.emplace_back(Name, std::move(Npy));
+    }
+    return absl::OkStatus();
+  });
+  NpyArrays Result;
+  for (const auto &[Name, Npy] : Outputs)
+    Result.emplace_back(Name, nb::bytes(Npy.data(), Npy.size()));
+  return {std::move(Result), std::move(Warnings)};
+}
+
 /// diff(): frost-diff --json's document.
 std::string diffModels(const ModelArg &A, const ModelArg &B,
                        const std::vector<std::string> &IgnoreAttrs, bool IgnoreDevices,
@@ -419,6 +469,7 @@ int runTool(const std::string &Tool, const std::vector<nb::bytes> &Args) {
       {"transform-graph", frost::frostTransformMain},
       {"optimize-for-inference", frost::frostOptimizeMain},
       {"frost-verify", frost::frostVerifyMain},
+      {"frost-run", frost::frostRunMain},
       {"frost-diff", frost::frostDiffMain},
       {"frost-inspect", frost::frostInspectMain},
       {"frost-opt", frost::frostOptMain},
@@ -463,6 +514,10 @@ NB_MODULE(_frost, M) {
         nb::arg("text"), "Optimize a frozen graph for inference; (bytes or None, warnings)");
   M.def("verify", &verifyModel, nb::arg("frozen"), nb::arg("source"), nb::arg("options"),
         nb::arg("checks"), "frost-verify --json's document; (json, warnings)");
+  M.def("run", &runModel, nb::arg("model"), nb::arg("options"), nb::arg("inputs"),
+        nb::arg("random_inputs"), nb::arg("checks"), nb::arg("compare_with").none(),
+        nb::arg("compare_options"), nb::arg("output"),
+        "frost-run's job: outputs as .npy bytes by tensor name; (outputs, warnings)");
   M.def("diff", &diffModels, nb::arg("a"), nb::arg("b"), nb::arg("ignore_attrs"),
         nb::arg("ignore_devices"), nb::arg("atol"), nb::arg("names_only"),
         nb::arg("signature"), nb::arg("tags"), nb::arg("html"), "frost-diff --json's document");

@@ -72,6 +72,24 @@ np.testing.assert_allclose(run_frozen(small), expected, rtol=1e-6)
 assert frost.diff(frozen, frozen)["identical"] is True
 assert frost.diff(frozen, fast)["identical"] is False
 assert [v["name"] for v in frost.inspect_checkpoint(prefix)["variables"]] == ["b", "w"]
+# frost.run, many calls in this process, each equal to TensorFlow's run of the frozen graph
+# (Frost's softmax is within rounding of TensorFlow's).
+g = tf.Graph()
+with g.as_default():
+    v1.import_graph_def(v1.GraphDef.FromString(frozen), name="")
+with v1.Session(graph=g) as sess:
+    for start in range(0, 32, 2):
+        batch = data[start:start + 2]
+        out = frost.run(frozen, {{"x": batch}})
+        assert list(out) == ["y:0"] and out["y:0"].dtype == np.float32, out
+        np.testing.assert_allclose(out["y:0"], sess.run("y:0", {{"x:0": batch}}), rtol=1e-5, atol=1e-7)
+np.testing.assert_allclose(frost.run(prefix, {{"x:0": data}}, "y")["y:0"], expected, rtol=1e-5, atol=1e-7)
+assert frost.run(frozen, {{"x": data}}, "y", compare_with=prefix)["y:0"].shape == (32, 3)
+try:
+    frost.run(frozen, {{"x": data.astype(np.float64)}})
+    raise AssertionError("a float64 input was fed to a float32 placeholder")
+except frost.FrostError as e:
+    assert "float64, but placeholder 'x' is float32" in str(e), e
 print("same outputs", got.shape)
 """
 
@@ -101,6 +119,9 @@ with g.as_default():
 with tf.compat.v1.Session(graph=g) as sess:
     got = sess.run(output["name"] + ":0", {{placeholder["name"] + ":0": data}})
 np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+# frost.run on the SavedModel itself, its input named by the signature's key.
+[ran] = frost.run(export, {{"features": data}}).values()
+np.testing.assert_allclose(ran, got, rtol=1e-5, atol=1e-6)
 print("same outputs", expected.shape)
 """
 

@@ -22,6 +22,7 @@
 #include "frost/IO/GraphIO.h"
 #include "frost/Inspect/GraphDiff.h"
 #include "frost/Pass/PassManager.h"
+#include "frost/Run/Run.h"
 #include "frost/Support/Context.h"
 #include "frost/Verify/Verify.h"
 
@@ -178,6 +179,54 @@ struct VerifyFrozenOptions {
 /// its variables became constants, and checks `Frozen` against it.
 absl::StatusOr<verify::VerifyReport> verifyFrozenGraph(Context &Ctx,
                                                        const VerifyFrozenOptions &Options);
+
+//===-- frost-run ---------------------------------------------------------===//
+
+struct RunGraphOptions {
+  /// What to run: a frozen GraphDef as it is, or a source model frozen as
+  /// freeze-graph freezes it (its checkpoint, signature, tags); Outputs
+  /// (nodes or `node:k`) are what to fetch, by default the signature's or
+  /// the graph's sinks.
+  FreezeOptions Model;
+  /// Values by input name (a placeholder, `name:0` or a signature's key).
+  run::NamedTensors Inputs;
+  /// --input NAME=FILE.npy (each file one input; FILE.npz[KEY], as
+  /// saved_model_cli writes it, one array of a .npz) and --inputs FILE.npz
+  /// (each array the input of its name), read by the job.
+  std::vector<std::pair<std::string, std::string>> InputFiles;
+  std::vector<std::string> InputArchives;
+  /// Random values (frost-verify's, from Numeric.Seed and InputShapes) for
+  /// the inputs not given.
+  bool RandomInputs = false;
+  /// The random inputs, the run's budget, a comparison's tolerances.
+  verify::NumericOptions Numeric;
+  /// A second model run on the same inputs, each output compared with it
+  /// as frost-verify compares (the other's values the reference).
+  std::optional<FreezeOptions> CompareWith;
+  /// The .npz file the outputs go to (written atomically, keyed `node:k`);
+  /// empty: the result only.
+  std::string Output;
+};
+
+struct RunGraphResult {
+  std::string Model, Other;
+  /// Where the outputs came from when none were named.
+  std::string OutputsChosen;
+  /// What was fed (by placeholder), what came out (by tensor name).
+  run::NamedTensors Inputs, Outputs;
+  /// With CompareWith.
+  std::optional<run::Comparison> Compared;
+  size_t NodesRun = 0;
+  uint64_t BytesWritten = 0;
+  double Seconds = 0;
+  bool passed() const { return !Compared || Compared->passed(); }
+};
+
+/// frost-run's job: the inputs read and checked, the model run (an output
+/// that cannot be computed is an error naming the op), compared when asked,
+/// the outputs written. Nothing is written when any of it fails, but a
+/// comparison that finds differences (the result says so).
+absl::StatusOr<RunGraphResult> runGraph(Context &Ctx, const RunGraphOptions &Options);
 
 //===-- frost-diff --------------------------------------------------------===//
 

@@ -136,6 +136,23 @@ struct VerifyReport {
   size_t unchecked() const;
 };
 
+/// A seeded random value for placeholder `N`, as the numeric check feeds
+/// it: floats in [-1, 1), integers in [0, 3), uint8 in [0, 256), booleans;
+/// one stream per input name; unknown dimensions from InputShapes, else 1
+/// first and 8 after. `G` holds `N`.
+absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
+                                       const NumericOptions &Options);
+
+/// Compares `Got` with the reference `Want` element by element within
+/// Options' tolerances (by dtype by default), into `Out` (all but Tensor).
+void compareOutput(const TensorData &Got, const TensorData &Want, const NumericOptions &Options,
+                   OutputCheck &Out);
+
+/// One compared output's report line after its name ("float32 [1,3]: 0 of 3
+/// values outside ..."), the two runs called `Got` and `Want`.
+void printOutputCheck(llvm::raw_ostream &OS, const OutputCheck &C, llvm::StringRef Got = "frozen",
+                      llvm::StringRef Want = "source");
+
 /// Checks `Frozen` (read from `FrozenPath`) against `Expected`, a freeze of
 /// the source with KeepSource. Errors only when the checks cannot start (the
 /// checkpoint does not open); what fails a check is a finding.

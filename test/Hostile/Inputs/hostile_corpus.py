@@ -26,6 +26,7 @@ inputs changed.
 Stdlib only. The checkpoints follow docs/formats.md; the table primitives
 come from test/Transforms/Inputs/write_checkpoint.py.
 """
+import io
 import json
 import os
 import subprocess
@@ -33,6 +34,8 @@ import re
 import shutil
 import struct
 import sys
+import warnings
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "Transforms", "Inputs"))
@@ -1407,6 +1410,77 @@ def verify_cases():
       setup(chain, ckpt=False), exit=(0,))
 
 
+# ------------------------------------------------------------ frost-run
+
+def run_cases():
+    """frost-run's inputs (.npy, .npz) damaged: one error line naming the
+    file, exit 1, nothing written, under the memory limit (a claimed size
+    is never trusted before the bytes are there)."""
+    def npy(dict_text, data=b""):
+        header = dict_text.encode() + b" " * 8 + b"\n"
+        return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + data
+
+    good = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b"\0" * 8)
+
+    def npz(entries, mode=zipfile.ZIP_STORED):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", mode) as z, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a duplicate name is the point
+            for name, data in entries:
+                z.writestr(name, data)
+        return buf.getvalue()
+
+    def claimed_size(size):
+        # A stored entry whose headers (local and central) claim `size` bytes.
+        data = bytearray(npz([("x.npy", good)]))
+        struct.pack_into("<I", data, 22, size)
+        central = data.find(b"PK\x01\x02")
+        struct.pack_into("<I", data, central + 24, size)
+        return bytes(data)
+
+    def setup(**files):
+        def make(d):
+            write(os.path.join(d, "g.pb"), SIMPLE_PB)
+            for name, content in files.items():
+                write(os.path.join(d, name.replace("_", ".")), content() if callable(content) else content)
+        return make
+
+    def c(name, argv, make, exit=(1,), regex=None):
+        add("run-" + name, "run", ["frost-run", "{d}/g.pb", "--outputs", "y", "-o", "{d}/out.npz"]
+            + argv, make, exit=exit, regex=regex)
+    c("good", ["--input", "x={d}/x.npy"], setup(x_npy=good), exit=(0,))
+    c("npy-junk", ["--input", "x={d}/x.npy"], setup(x_npy=b"\xff" * 64), regex="x.npy")
+    c("npy-empty", ["--input", "x={d}/x.npy"], setup(x_npy=b""), regex="x.npy")
+    c("npy-header-beyond-file", ["--input", "x={d}/x.npy"],
+      setup(x_npy=b"\x93NUMPY\x01\x00\xff\xff{'descr'"), regex="x.npy.*truncated")
+    c("npy-huge-shape", ["--input", "x={d}/x.npy"],
+      setup(x_npy=npy("{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }", b"\0" * 8)),
+      regex="x.npy.*needs")
+    c("npy-overflowing-shape", ["--input", "x={d}/x.npy"],
+      setup(x_npy=npy("{'descr': '<c16', 'fortran_order': False, 'shape': (4611686018427387903, 3), }")),
+      regex="x.npy")
+    c("npy-nested-header", ["--input", "x={d}/x.npy"],
+      setup(x_npy=npy("{'descr': '<f4', 'fortran_order': False, 'shape': " + "(" * 5000 + ")" * 5000 + ", }")),
+      regex="x.npy")
+    c("npy-dev-zero", ["--input", "x=/dev/zero"], setup(), regex="/dev/zero")
+    c("npz-junk", ["--inputs", "{d}/in.npz"], setup(in_npz=b"PK\x03\x04" + b"\xff" * 60), regex="in.npz")
+    c("npz-truncated", ["--inputs", "{d}/in.npz"],
+      setup(in_npz=npz([("x.npy", good)])[:40]), regex="in.npz")
+    c("npz-claims-3-gib", ["--inputs", "{d}/in.npz"], setup(in_npz=claimed_size(3 << 30)),
+      regex="in.npz")
+    # 64 MiB of zeros deflated to 64 KiB: inflated only up to --eval-max-bytes.
+    bomb = lambda: npz([("x.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                                       b"\0" * (64 << 20)))], zipfile.ZIP_DEFLATED)
+    c("npz-deflate-bomb", ["--inputs", "{d}/in.npz", "--eval-max-bytes", "1048576"], setup(in_npz=bomb),
+      regex=r"in.npz: entry 'x.npy' inflates to more than 1.0 MiB.*--eval-max-bytes")
+    c("npz-deflated-too-long", ["--inputs", "{d}/in.npz"], setup(in_npz=bomb),
+      regex="in.npz: entry 'x.npy'.*needs 8 bytes")
+    c("npz-duplicate", ["--inputs", "{d}/in.npz"], setup(in_npz=lambda: npz([("x.npy", good), ("x.npy", good)])),
+      regex="in.npz")
+    c("output-onto-input", ["--input", "x={d}/out.npz"], setup(out_npz=good))
+    c("no-model", [], None, exit=(1,), regex="g.pb")
+
+
 # ------------------------------------------------------------ budgets (issue #28, h5)
 # Memory and time: what folding, verifying and reading may spend. Each case
 # fails with one line naming the node (or file), the limit and the flag that
@@ -1485,6 +1559,7 @@ def all_cases():
         cli_cases()
         diff_cases()
         verify_cases()
+        run_cases()
         issue28_validity_cases()
         budget_cases()
         messages_cases()
