@@ -15,6 +15,8 @@
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/Verify/GraphRunner.h"
+#include "frost/IR/ConstValue.h"
+#include "frost/proto/example.pb.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -32,9 +34,138 @@ namespace frost::verify::detail {
 using tensorflow::DataType;
 
 
+/// The ParseExample, ParseExampleV2 or ParseSingleExample node that parses
+/// what placeholder `P` holds (directly or through Identity), if any.
+const Node *exampleParser(const Graph &G, const Node &P) {
+  for (const Node &N : G) {
+    if (N.op() != "ParseExampleV2" && N.op() != "ParseExample" && N.op() != "ParseSingleExample")
+      continue;
+    if (N.numDataInputs() == 0)
+      continue;
+    const Node *Src = N.inputs()[0].Src;
+    while (Src && Src->op() == "Identity" && Src->numDataInputs() == 1)
+      Src = Src->inputs()[0].Src;
+    if (Src == &P)
+      return &N;
+  }
+  return nullptr;
+}
+
+/// The value of input `I` of `N` when a Const gives it (through Identity).
+std::optional<TensorData> constInput(const Node &N, unsigned I) {
+  if (I >= N.numDataInputs())
+    return std::nullopt;
+  const Node *Src = N.inputs()[I].Src;
+  while (Src && Src->op() == "Identity" && Src->numDataInputs() == 1)
+    Src = Src->inputs()[0].Src;
+  if (!Src || Src->op() != "Const")
+    return std::nullopt;
+  absl::StatusOr<TensorData> V = constValue(*Src);
+  return V.ok() ? std::optional<TensorData>(*std::move(V)) : std::nullopt;
+}
+
+/// `Count` serialized tf.train.Examples holding what `Parser` asks for:
+/// every dense feature in the even examples, only the required ones in the
+/// odd ones (their defaults are used), 0, 1 or 2 values of each sparse and
+/// ragged feature; values as randomInput's.
+std::vector<std::string> randomExamples(const Node &Parser, int64_t Count, std::mt19937_64 &Random) {
+  struct Wanted {
+    std::string Key;
+    DataType DType;
+    int64_t Values = -1; // dense: fixed; -1: 0..2 (sparse, ragged)
+    bool Required = true;
+  };
+  std::vector<Wanted> Features;
+  auto types = [&](llvm::StringRef Name) {
+    std::vector<DataType> Out;
+    if (const tensorflow::AttrValue *A = Parser.findAttr(Name))
+      for (int T : A->list().type())
+        Out.push_back(static_cast<DataType>(T));
+    return Out;
+  };
+  std::vector<int64_t> DenseSizes;
+  if (const tensorflow::AttrValue *A = Parser.findAttr("dense_shapes"))
+    for (const auto &S : A->list().shape()) {
+      int64_t Size = 1;
+      for (const auto &D : S.dim())
+        Size *= std::max<int64_t>(D.size(), 1);
+      DenseSizes.push_back(Size);
+    }
+  std::vector<std::string> SparseKeys, DenseKeys, RaggedKeys;
+  unsigned FirstDefault = 0;
+  auto keysOf = [&](unsigned I) {
+    std::vector<std::string> Out;
+    if (std::optional<TensorData> K = constInput(Parser, I); K && !K->isFixedSize())
+      Out.assign(K->elements().begin(), K->elements().end());
+    return Out;
+  };
+  if (Parser.op() == "ParseExampleV2") {
+    SparseKeys = keysOf(2), DenseKeys = keysOf(3), RaggedKeys = keysOf(4);
+    FirstDefault = 5;
+  } else if (Parser.op() == "ParseExample") {
+    size_t Sparse = types("sparse_types").size(), Dense = types("Tdense").size();
+    for (size_t I = 0; I < Sparse + Dense; ++I) {
+      std::vector<std::string> K = keysOf(2 + I);
+      (I < Sparse ? SparseKeys : DenseKeys).push_back(K.empty() ? "" : K[0]);
+    }
+    FirstDefault = 2 + Sparse + Dense;
+  } else {
+    for (auto [Attr, Keys] : {std::pair{"sparse_keys", &SparseKeys}, {"dense_keys", &DenseKeys}})
+      if (const tensorflow::AttrValue *A = Parser.findAttr(Attr))
+        Keys->assign(A->list().s().begin(), A->list().s().end());
+    FirstDefault = 1;
+  }
+  std::vector<DataType> SparseTypes = types("sparse_types"), DenseTypes = types("Tdense"),
+                        RaggedTypes = types("ragged_value_types");
+  for (size_t I = 0; I < SparseKeys.size() && I < SparseTypes.size(); ++I)
+    Features.push_back({SparseKeys[I], SparseTypes[I]});
+  for (size_t I = 0; I < DenseKeys.size() && I < DenseTypes.size() && I < DenseSizes.size(); ++I) {
+    std::optional<TensorData> Default = constInput(Parser, FirstDefault + I);
+    Features.push_back({DenseKeys[I], DenseTypes[I], DenseSizes[I],
+                        !Default || Default->numElements() == 0});
+  }
+  for (size_t I = 0; I < RaggedKeys.size() && I < RaggedTypes.size(); ++I)
+    Features.push_back({RaggedKeys[I], RaggedTypes[I]});
+
+  std::uniform_real_distribution<double> Uniform(-1, 1);
+  std::vector<std::string> Out;
+  for (int64_t B = 0; B < Count; ++B) {
+    tensorflow::Example E;
+    auto &Map = *E.mutable_features()->mutable_feature();
+    for (const Wanted &W : Features) {
+      if (!W.Required && B % 2 == 1)
+        continue;
+      int64_t Size = W.Values >= 0 ? W.Values : static_cast<int64_t>(Random() % 3);
+      tensorflow::Feature &F = Map[W.Key];
+      for (int64_t I = 0; I < Size; ++I) {
+        if (W.DType == tensorflow::DT_FLOAT)
+          F.mutable_float_list()->add_value(static_cast<float>(Uniform(Random)));
+        else if (W.DType == tensorflow::DT_INT64)
+          F.mutable_int64_list()->add_value(static_cast<int64_t>(Random() % 3));
+        else
+          F.mutable_bytes_list()->add_value("frost");
+      }
+      // An empty list still says which list it is.
+      if (Size == 0) {
+        if (W.DType == tensorflow::DT_FLOAT)
+          F.mutable_float_list();
+        else if (W.DType == tensorflow::DT_INT64)
+          F.mutable_int64_list();
+        else
+          F.mutable_bytes_list();
+      }
+    }
+    Out.push_back(E.SerializeAsString());
+  }
+  return Out;
+}
+
 /// A seeded random value for placeholder `N`: floats in [-1, 1), integers
-/// in [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
-absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Options) {
+/// in [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans;
+/// strings "frost", or serialized tf.train.Examples where a ParseExample
+/// op parses them.
+absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
+                                       const NumericOptions &Options) {
   const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
   DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
   std::vector<int64_t> Shape;
@@ -54,10 +185,13 @@ absl::StatusOr<TensorData> randomInput(const Node &N, const NumericOptions &Opti
     return absl::InvalidArgumentError(absl::StrCat(
         "input ", inQuotes(N.name()), " of shape ", formatShape(Shape),
         " is too large to verify with: give a smaller --input-shape"));
-  if (DType == tensorflow::DT_STRING)
-    return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
   // One stream per input, so adding an input does not change the others.
   std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(N.name()));
+  if (DType == tensorflow::DT_STRING) {
+    if (const Node *Parser = exampleParser(G, N))
+      return TensorData::strings(DType, Shape, randomExamples(*Parser, Count, Random));
+    return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
+  }
   bool Integer = !isFloating(DType) && !isComplex(DType);
   double Low = -1, High = 1;
   if (DType == tensorflow::DT_UINT8)
@@ -303,12 +437,20 @@ void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Froze
   RunRequest FrozenRun, SourceRun;
   FrozenRun.Fetches = SourceRun.Fetches = Outputs;
   FrozenRun.Budget = SourceRun.Budget = Options.Budget;
+  // The lookup-table initializers freezing keeps run first in both graphs,
+  // as TensorFlow's session runs them before the outputs.
+  for (const std::string &Init : Expected.Initializers) {
+    if (Source->graph().findNode(Init))
+      SourceRun.Initializers.push_back(Init);
+    if (FrozenGraph->findNode(Init))
+      FrozenRun.Initializers.push_back(Init);
+  }
   std::vector<bool> Needed = reached(Source->graph(), Outputs);
   std::string InputProblem;
   for (const Node &N : Source->graph()) {
     if (!Needed[N.id()] || !isPlaceholderOp(N.op()))
       continue;
-    absl::StatusOr<TensorData> V = randomInput(N, Options);
+    absl::StatusOr<TensorData> V = randomInput(Source->graph(), N, Options);
     if (!V.ok()) {
       InputProblem = std::string(V.status().message());
       continue;
