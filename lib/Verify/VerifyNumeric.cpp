@@ -67,7 +67,8 @@ std::optional<TensorData> constInput(const Node &N, unsigned I) {
 /// `Count` serialized tf.train.Examples holding what `Parser` asks for:
 /// every dense feature in the even examples, only the required ones in the
 /// odd ones (their defaults are used), 0, 1 or 2 values of each sparse and
-/// ragged feature; values as randomInput's.
+/// ragged feature; floats in [0, 1) (features are often amounts or counts
+/// that a log1p or a sqrt takes), integers in [0, 3), strings "frost".
 std::vector<std::string> randomExamples(const Node &Parser, int64_t Count, std::mt19937_64 &Random) {
   struct Wanted {
     std::string Key;
@@ -127,7 +128,7 @@ std::vector<std::string> randomExamples(const Node &Parser, int64_t Count, std::
   for (size_t I = 0; I < RaggedKeys.size() && I < RaggedTypes.size(); ++I)
     Features.push_back({RaggedKeys[I], RaggedTypes[I]});
 
-  std::uniform_real_distribution<double> Uniform(-1, 1);
+  std::uniform_real_distribution<double> Uniform(0, 1);
   std::vector<std::string> Out;
   for (int64_t B = 0; B < Count; ++B) {
     tensorflow::Example E;
