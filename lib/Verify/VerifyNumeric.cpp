@@ -170,11 +170,18 @@ absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
   const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
   DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
   std::vector<int64_t> Shape;
+  const Node *Parser = DType == tensorflow::DT_STRING ? exampleParser(G, N) : nullptr;
+  const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
+  bool UnknownRank = !ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank();
   if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end()) {
     Shape = It->second;
+  } else if (Parser && (UnknownRank || (Parser->op() == "ParseExample" &&
+                                        ShapeAttr->shape().dim_size() == 0))) {
+    // A batch of one Example: ParseExample takes only a vector (an old
+    // graph's empty shape attribute meant "unknown").
+    Shape = {1};
   } else {
-    const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
-    if (!ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank())
+    if (UnknownRank)
       return absl::InvalidArgumentError(
           absl::StrCat("input ", inQuotes(N.name()),
                        " has no known rank: give --input-shape ", N.name().str(), "=D,D,..."));
@@ -189,7 +196,7 @@ absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
   // One stream per input, so adding an input does not change the others.
   std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(N.name()));
   if (DType == tensorflow::DT_STRING) {
-    if (const Node *Parser = exampleParser(G, N))
+    if (Parser)
       return TensorData::strings(DType, Shape, randomExamples(*Parser, Count, Random));
     return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
   }
