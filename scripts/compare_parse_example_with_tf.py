@@ -4,7 +4,8 @@
 Generates random cases of ParseExampleV2 (sparse, dense and ragged features
 of float, int64 and string; dense shapes [], [1], [2], [2,2]; defaults or
 required; a batch of 0..4 examples or one scalar example; names or none;
-features missing, empty, of no list at all, unrelated ones), ParseExample
+features missing, empty, of no list at all, unrelated ones, given twice,
+keys that are not UTF-8), ParseExample
 and ParseSingleExample, and at most one fault a case: a feature of another
 list type, a dense feature with too few or too many values, a required
 feature missing, a default of the wrong size, bytes that are no Example.
@@ -136,8 +137,22 @@ def examples(rng, sp, count, fault):
         if b == where and fault == "garbage":
             out.append(b"ab")  # no Example (TensorFlow accepts some malformed bytes)
             continue
-        ex = tf.train.Example(features=tf.train.Features(feature=feats))
-        out.append(ex.SerializeToString())
+        ex = tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString()
+        # Serialized Examples concatenated merge: a key given again (the last
+        # one wins), and a key that is not UTF-8 (Python's protobuf cannot
+        # write one: its bytes by hand, a map entry of key 1 and value 2).
+        if rng.random() < 0.2:
+            kind = pick(rng, [k for k in ("sparse", "dense", "ragged") if sp[k]])
+            key, dtype, shape, _ = sp[kind][int(rng.integers(0, len(sp[kind])))]
+            n = int(np.prod(shape)) if kind == "dense" else int(rng.integers(0, 3))
+            again = {key: feature(dtype, values_of(rng, dtype, n))}
+            ex += tf.train.Example(features=tf.train.Features(feature=again)).SerializeToString()
+        if rng.random() < 0.2:
+            value = feature(tf.int64, [3]).SerializeToString()
+            entry = b"\x0a\x02\xffk\x12" + bytes([len(value)]) + value
+            features = b"\x0a" + bytes([len(entry)]) + entry
+            ex += b"\x0a" + bytes([len(features)]) + features
+        out.append(ex)
     return out
 
 

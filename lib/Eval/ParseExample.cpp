@@ -16,6 +16,9 @@
 
 #include "absl/strings/escaping.h"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace frost::eval {
 
 namespace {
@@ -192,10 +195,16 @@ absl::StatusOr<Outputs> parseExamples(const KernelContext &Ctx, const TensorData
   }
 
   std::vector<tensorflow::Example> Examples(static_cast<size_t>(BatchSize));
-  for (int64_t B = 0; B < BatchSize; ++B)
+  // Each example's features by key; of a key repeated the last one counts.
+  std::vector<std::unordered_map<std::string_view, const tensorflow::Feature *>> ByKey(
+      static_cast<size_t>(BatchSize));
+  for (int64_t B = 0; B < BatchSize; ++B) {
     if (!Examples[B].ParseFromString(Serialized.elements()[B]))
       return Ctx.invalid(absl::StrCat("Could not parse example input, value: '",
                                       shownBytes(Serialized.elements()[B]), "'"));
+    for (const tensorflow::FeatureEntry &E : Examples[B].features().feature())
+      ByKey[B][E.key()] = &E.value();
+  }
   auto nameOf = [&](int64_t B) -> std::string {
     if (Names && Names->numElements() != 0)
       return Names->elements()[B];
@@ -208,11 +217,10 @@ absl::StatusOr<Outputs> parseExamples(const KernelContext &Ctx, const TensorData
     std::vector<int64_t> Indices, Splits = {0};
     int64_t Widest = 0;
     for (int64_t B = 0; B < BatchSize; ++B) {
-      const auto &Map = Examples[B].features().feature();
-      auto It = Map.find(S.Key);
+      auto It = ByKey[B].find(S.Key);
       const tensorflow::Feature *F =
-          It != Map.end() && listDType(It->second) != tensorflow::DT_INVALID ? &It->second
-                                                                              : nullptr;
+          It != ByKey[B].end() && listDType(*It->second) != tensorflow::DT_INVALID ? It->second
+                                                                                    : nullptr;
       // TensorFlow names the example in a batch, not a single one.
       std::string Where = Batched ? absl::StrCat("Name: ", nameOf(B), ", Key: ", S.Key,
                                                  ", Index: ", B, ".  ")
