@@ -16,9 +16,6 @@
 
 #include "absl/strings/escaping.h"
 
-#include <string_view>
-#include <unordered_map>
-
 namespace frost::eval {
 
 namespace {
@@ -195,16 +192,10 @@ absl::StatusOr<Outputs> parseExamples(const KernelContext &Ctx, const TensorData
   }
 
   std::vector<tensorflow::Example> Examples(static_cast<size_t>(BatchSize));
-  // Each example's features by key; of a key repeated the last one counts.
-  std::vector<std::unordered_map<std::string_view, const tensorflow::Feature *>> ByKey(
-      static_cast<size_t>(BatchSize));
-  for (int64_t B = 0; B < BatchSize; ++B) {
+  for (int64_t B = 0; B < BatchSize; ++B)
     if (!Examples[B].ParseFromString(Serialized.elements()[B]))
       return Ctx.invalid(absl::StrCat("Could not parse example input, value: '",
                                       shownBytes(Serialized.elements()[B]), "'"));
-    for (const tensorflow::FeatureEntry &E : Examples[B].features().feature())
-      ByKey[B][E.key()] = &E.value();
-  }
   auto nameOf = [&](int64_t B) -> std::string {
     if (Names && Names->numElements() != 0)
       return Names->elements()[B];
@@ -217,10 +208,12 @@ absl::StatusOr<Outputs> parseExamples(const KernelContext &Ctx, const TensorData
     std::vector<int64_t> Indices, Splits = {0};
     int64_t Widest = 0;
     for (int64_t B = 0; B < BatchSize; ++B) {
-      auto It = ByKey[B].find(S.Key);
+      // Of a key repeated on the wire, the map holds the last value.
+      const auto &Map = Examples[B].features().feature();
+      auto It = Map.find(S.Key);
       const tensorflow::Feature *F =
-          It != ByKey[B].end() && listDType(*It->second) != tensorflow::DT_INVALID ? It->second
-                                                                                    : nullptr;
+          It != Map.end() && listDType(It->second) != tensorflow::DT_INVALID ? &It->second
+                                                                              : nullptr;
       // TensorFlow names the example in a batch, not a single one.
       std::string Where = Batched ? absl::StrCat("Name: ", nameOf(B), ", Key: ", S.Key,
                                                  ", Index: ", B, ".  ")

@@ -135,13 +135,12 @@ std::vector<std::string> randomExamples(const Node &Parser, int64_t Count, std::
   std::vector<std::string> Out;
   for (int64_t B = 0; B < Count; ++B) {
     tensorflow::Example E;
+    auto &Map = *E.mutable_features()->mutable_feature();
     for (const Wanted &W : Features) {
       if (!W.Required && B % 2 == 1)
         continue;
       int64_t Size = W.Values >= 0 ? W.Values : static_cast<int64_t>(Random() % 3);
-      tensorflow::FeatureEntry &Entry = *E.mutable_features()->add_feature();
-      Entry.set_key(W.Key);
-      tensorflow::Feature &F = *Entry.mutable_value();
+      tensorflow::Feature &F = Map[W.Key];
       for (int64_t I = 0; I < Size; ++I) {
         if (W.DType == tensorflow::DT_FLOAT)
           F.mutable_float_list()->add_value(static_cast<float>(Uniform(Random)));
