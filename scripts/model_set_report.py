@@ -70,7 +70,12 @@ KERNELS = os.path.join(ROOT, "lib", "Eval", "Kernels.def")
 # besides Kernels.def's.
 RUNNER_OPS = {"Const", "Identity", "NoOp", "Placeholder", "PlaceholderWithDefault",
               "ReadVariableOp", "RefIdentity", "ResourceGather", "GatherV2", "Snapshot",
-              "StopGradient"}
+              "StopGradient",
+              # lib/Verify/RunTables.cpp: lookup tables.
+              "HashTable", "HashTableV2", "MutableHashTable", "MutableHashTableV2",
+              "MutableHashTableOfTensors", "MutableHashTableOfTensorsV2", "InitializeTable",
+              "InitializeTableV2", "LookupTableImport", "LookupTableImportV2", "LookupTableFind",
+              "LookupTableFindV2", "LookupTableSize", "LookupTableSizeV2"}
 TF_TOLERANCE = 1e-4
 TAMPER_SCALE = 1.01
 

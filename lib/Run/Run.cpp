@@ -141,6 +141,7 @@ absl::StatusOr<RunResult> runModel(const RunnableModel &M, const RunOptions &Opt
   // What to fetch: nodes, and the ports asked for (-1: all).
   std::vector<std::pair<std::string, int>> Wanted;
   verify::RunRequest Request;
+  Request.Initializers = M.Initializers;
   for (const std::string &Name : M.Outputs) {
     FROST_ASSIGN_OR_RETURN(TensorRef Ref, resolveTensorName(G, Name, "output"));
     Wanted.emplace_back(Ref.N->name().str(), Ref.Port);

@@ -172,6 +172,19 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
     O[Index < 0 || Index >= NumOuts->i() ? NumOuts->i() - 1 : Index] = std::move(Inputs[0]);
     return O;
   }
+  if (RunTables::runs(Op)) {
+    absl::StatusOr<std::vector<TensorData>> Out =
+        S.Tables.run(N, Prefix + N.name().str(), std::move(Inputs));
+    // A table no initializer could fill: the initializer is to blame.
+    if (absl::IsFailedPrecondition(Out.status()) && S.InitFailed &&
+        Out.status().message() == "Table not initialized.") {
+      if (S.InitFailed->NoKernel)
+        S.NoKernel[S.InitFailed->Op].insert(S.InitFailed->Node);
+      CalleeBlame = S.InitFailed;
+    }
+    FROST_RETURN_IF_ERROR(Out.status());
+    return wrap(*std::move(Out));
+  }
   if (RunContainers::runs(Op)) {
     FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
                            S.Containers.run(N, std::move(Inputs), Budget));
@@ -295,6 +308,24 @@ absl::StatusOr<RunResult> runGraph(const Graph &G, const RunRequest &Request) {
     Targets.push_back(N);
   }
   RunState S(G, Request);
+  if (!Request.Initializers.empty()) {
+    std::vector<const Node *> Inits;
+    for (const std::string &I : Request.Initializers) {
+      const Node *N = G.findNode(I);
+      if (!N)
+        return absl::NotFoundError(absl::StrCat("no initializer node '", I, "' to run"));
+      Inits.push_back(N);
+    }
+    // What the initializers lack is the outputs' concern only when a
+    // lookup finds its table empty (compute() then names it).
+    std::map<std::string, std::set<std::string>> NoKernel = S.NoKernel;
+    Executor Init(G, S, {}, nullptr);
+    FROST_ASSIGN_OR_RETURN(std::vector<Outcome> Done, Init.run(Inits));
+    for (const Outcome &O : Done)
+      if (O.K == Token::Failed && !S.InitFailed)
+        S.InitFailed = O.Why;
+    S.NoKernel = std::move(NoKernel);
+  }
   Executor Top(G, S, {}, nullptr);
   FROST_ASSIGN_OR_RETURN(std::vector<Outcome> Outcomes, Top.run(Targets));
   RunResult Result;

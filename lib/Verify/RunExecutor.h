@@ -11,6 +11,7 @@
 #define FROST_LIB_VERIFY_RUNEXECUTOR_H
 
 #include "RunContainers.h"
+#include "RunTables.h"
 
 #include "frost/Eval/Eval.h"
 #include "frost/IR/FunctionBody.h"
@@ -71,6 +72,10 @@ struct RunState {
   std::vector<std::pair<std::string, int64_t>> Loops;
   std::map<std::string, std::set<std::string>> NoKernel;
   RunContainers Containers;
+  RunTables Tables;
+  /// The first initializer that failed (GraphRunner runs them before the
+  /// fetches): a lookup in a table left empty blames it.
+  std::shared_ptr<const NotComputed> InitFailed;
   uint64_t LiveBytes = 0;
   size_t NodesRun = 0;
 };

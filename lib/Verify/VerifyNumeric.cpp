@@ -9,13 +9,18 @@
 #include "VerifyInternal.h"
 
 #include "frost/Checkpoint/CheckpointReader.h"
+#include "frost/IR/ConstValue.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/Pass/PassManager.h"
 #include "frost/Support/File.h"
 #include "frost/Support/Json.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Npy.h"
 #include "frost/Tensor/Shape.h"
+#include "frost/Transforms/PassOptions.h"
+#include "frost/Transforms/Passes.h"
 #include "frost/Verify/GraphRunner.h"
+#include "frost/proto/example.pb.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -37,6 +42,133 @@ using tensorflow::DataType;
 
 namespace {
 
+/// The ParseExample, ParseExampleV2 or ParseSingleExample node that parses
+/// what placeholder `P` holds (directly or through Identity), if any.
+const Node *exampleParser(const Graph &G, const Node &P) {
+  for (const Node &N : G) {
+    if (N.op() != "ParseExampleV2" && N.op() != "ParseExample" && N.op() != "ParseSingleExample")
+      continue;
+    if (N.numDataInputs() == 0)
+      continue;
+    const Node *Src = N.inputs()[0].Src;
+    while (Src && Src->op() == "Identity" && Src->numDataInputs() == 1)
+      Src = Src->inputs()[0].Src;
+    if (Src == &P)
+      return &N;
+  }
+  return nullptr;
+}
+
+/// The value of input `I` of `N` when a Const gives it (through Identity).
+std::optional<TensorData> constInput(const Node &N, unsigned I) {
+  if (I >= N.numDataInputs())
+    return std::nullopt;
+  const Node *Src = N.inputs()[I].Src;
+  while (Src && Src->op() == "Identity" && Src->numDataInputs() == 1)
+    Src = Src->inputs()[0].Src;
+  if (!Src || Src->op() != "Const")
+    return std::nullopt;
+  absl::StatusOr<TensorData> V = constValue(*Src);
+  return V.ok() ? std::optional<TensorData>(*std::move(V)) : std::nullopt;
+}
+
+/// `Count` serialized tf.train.Examples holding what `Parser` asks for:
+/// every dense feature in the even examples, only the required ones in the
+/// odd ones (their defaults are used), 0, 1 or 2 values of each sparse and
+/// ragged feature; floats in [0, 1) (features are often amounts or counts
+/// that a log1p or a sqrt takes), integers in [0, 3), strings "frost".
+std::vector<std::string> randomExamples(const Node &Parser, int64_t Count, std::mt19937_64 &Random) {
+  struct Wanted {
+    std::string Key;
+    DataType DType;
+    int64_t Values = -1; // dense: fixed; -1: 0..2 (sparse, ragged)
+    bool Required = true;
+  };
+  std::vector<Wanted> Features;
+  auto types = [&](llvm::StringRef Name) {
+    std::vector<DataType> Out;
+    if (const tensorflow::AttrValue *A = Parser.findAttr(Name))
+      for (int T : A->list().type())
+        Out.push_back(static_cast<DataType>(T));
+    return Out;
+  };
+  std::vector<int64_t> DenseSizes;
+  if (const tensorflow::AttrValue *A = Parser.findAttr("dense_shapes"))
+    for (const auto &S : A->list().shape()) {
+      int64_t Size = 1;
+      for (const auto &D : S.dim())
+        Size *= std::max<int64_t>(D.size(), 1);
+      DenseSizes.push_back(Size);
+    }
+  std::vector<std::string> SparseKeys, DenseKeys, RaggedKeys;
+  unsigned FirstDefault = 0;
+  auto keysOf = [&](unsigned I) {
+    std::vector<std::string> Out;
+    if (std::optional<TensorData> K = constInput(Parser, I); K && !K->isFixedSize())
+      Out.assign(K->elements().begin(), K->elements().end());
+    return Out;
+  };
+  if (Parser.op() == "ParseExampleV2") {
+    SparseKeys = keysOf(2), DenseKeys = keysOf(3), RaggedKeys = keysOf(4);
+    FirstDefault = 5;
+  } else if (Parser.op() == "ParseExample") {
+    size_t Sparse = types("sparse_types").size(), Dense = types("Tdense").size();
+    for (size_t I = 0; I < Sparse + Dense; ++I) {
+      std::vector<std::string> K = keysOf(2 + I);
+      (I < Sparse ? SparseKeys : DenseKeys).push_back(K.empty() ? "" : K[0]);
+    }
+    FirstDefault = 2 + Sparse + Dense;
+  } else {
+    for (auto [Attr, Keys] : {std::pair{"sparse_keys", &SparseKeys}, {"dense_keys", &DenseKeys}})
+      if (const tensorflow::AttrValue *A = Parser.findAttr(Attr))
+        Keys->assign(A->list().s().begin(), A->list().s().end());
+    FirstDefault = 1;
+  }
+  std::vector<DataType> SparseTypes = types("sparse_types"), DenseTypes = types("Tdense"),
+                        RaggedTypes = types("ragged_value_types");
+  for (size_t I = 0; I < SparseKeys.size() && I < SparseTypes.size(); ++I)
+    Features.push_back({SparseKeys[I], SparseTypes[I]});
+  for (size_t I = 0; I < DenseKeys.size() && I < DenseTypes.size() && I < DenseSizes.size(); ++I) {
+    std::optional<TensorData> Default = constInput(Parser, FirstDefault + I);
+    Features.push_back({DenseKeys[I], DenseTypes[I], DenseSizes[I],
+                        !Default || Default->numElements() == 0});
+  }
+  for (size_t I = 0; I < RaggedKeys.size() && I < RaggedTypes.size(); ++I)
+    Features.push_back({RaggedKeys[I], RaggedTypes[I]});
+
+  std::uniform_real_distribution<double> Uniform(0, 1);
+  std::vector<std::string> Out;
+  for (int64_t B = 0; B < Count; ++B) {
+    tensorflow::Example E;
+    auto &Map = *E.mutable_features()->mutable_feature();
+    for (const Wanted &W : Features) {
+      if (!W.Required && B % 2 == 1)
+        continue;
+      int64_t Size = W.Values >= 0 ? W.Values : static_cast<int64_t>(Random() % 3);
+      tensorflow::Feature &F = Map[W.Key];
+      for (int64_t I = 0; I < Size; ++I) {
+        if (W.DType == tensorflow::DT_FLOAT)
+          F.mutable_float_list()->add_value(static_cast<float>(Uniform(Random)));
+        else if (W.DType == tensorflow::DT_INT64)
+          F.mutable_int64_list()->add_value(static_cast<int64_t>(Random() % 3));
+        else
+          F.mutable_bytes_list()->add_value("frost");
+      }
+      // An empty list still says which list it is.
+      if (Size == 0) {
+        if (W.DType == tensorflow::DT_FLOAT)
+          F.mutable_float_list();
+        else if (W.DType == tensorflow::DT_INT64)
+          F.mutable_int64_list();
+        else
+          F.mutable_bytes_list();
+      }
+    }
+    Out.push_back(E.SerializeAsString());
+  }
+  return Out;
+}
+
 /// What verification feeds: a placeholder the outputs need, or a TF1
 /// signature's input that another node computes.
 struct InputDecl {
@@ -46,6 +178,8 @@ struct InputDecl {
   std::optional<std::vector<int64_t>> Shape;
   /// Fed in place of what computes it (a signature's input), in both graphs.
   bool InPlace = false;
+  /// The ParseExample op that parses this string input, if any.
+  const Node *Parser = nullptr;
 };
 
 /// Unknown dimensions as verification picks them: 1 for the first (the
@@ -65,19 +199,25 @@ const std::vector<std::vector<int64_t>> &unknownRankCandidates() {
 }
 
 /// A seeded random value for input `Name`: floats in [-1, 1), integers in
-/// [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans.
+/// [0, 3) (valid indices for most lookups), uint8 in [0, 256), booleans;
+/// strings "frost", or serialized tf.train.Examples where `Parser` (a
+/// ParseExample op) parses them.
 absl::StatusOr<TensorData> randomValue(llvm::StringRef Name, DataType DType,
                                        const std::vector<int64_t> &Shape,
-                                       const NumericOptions &Options) {
+                                       const NumericOptions &Options,
+                                       const Node *Parser = nullptr) {
   FROST_ASSIGN_OR_RETURN(int64_t Count, numElements(Shape));
   if (Count > (int64_t{1} << 24))
     return absl::InvalidArgumentError(absl::StrCat(
         "input ", inQuotes(Name), " of shape ", formatShape(Shape),
         " is too large to verify with: give a smaller --input-shape"));
-  if (DType == tensorflow::DT_STRING)
-    return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
   // One stream per input, so adding an input does not change the others.
   std::mt19937_64 Random(Options.Seed ^ llvm::xxh3_64bits(Name));
+  if (DType == tensorflow::DT_STRING) {
+    if (Parser)
+      return TensorData::strings(DType, Shape, randomExamples(*Parser, Count, Random));
+    return TensorData::strings(DType, Shape, std::vector<std::string>(Count, "frost"));
+  }
   bool Integer = !isFloating(DType) && !isComplex(DType);
   double Low = -1, High = 1;
   if (DType == tensorflow::DT_UINT8)
@@ -100,6 +240,28 @@ absl::StatusOr<TensorData> randomValue(llvm::StringRef Name, DataType DType,
     return absl::InvalidArgumentError(absl::StrCat(
         "input ", inQuotes(Name), " is ", dataTypeName(DType), ", which verification cannot feed"));
   return Typed;
+}
+
+/// The shape an input is fed: --input-shape; a batch of one Example for a
+/// ParseExample input of unknown rank (or, for ParseExample, an old graph's
+/// empty shape attribute, which meant "unknown": it takes only a vector);
+/// else the node's, else the signature's; none when the rank is unknown.
+std::optional<std::vector<int64_t>> declaredShape(const Node &N, const Node *Parser,
+                                                  const tensorflow::TensorInfo *Sig,
+                                                  const NumericOptions &Options) {
+  if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end())
+    return It->second;
+  const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
+  bool Known = ShapeAttr && ShapeAttr->has_shape() && !ShapeAttr->shape().unknown_rank();
+  bool SigKnown = Sig && Sig->has_tensor_shape() && !Sig->tensor_shape().unknown_rank();
+  if (Parser && ((!Known && !SigKnown) ||
+                 (Known && Parser->op() == "ParseExample" && ShapeAttr->shape().dim_size() == 0)))
+    return std::vector<int64_t>{1};
+  if (Known)
+    return chosenDims(ShapeAttr->shape());
+  if (SigKnown)
+    return chosenDims(Sig->tensor_shape());
+  return std::nullopt;
 }
 
 /// The source's inputs its `Outputs` need. A TF1 SavedModel's signature
@@ -144,14 +306,9 @@ std::vector<InputDecl> declaredInputs(const Model &Source, const FreezeResult &E
       D.DType = A->type();
     else if (Sig != Signature.end())
       D.DType = Sig->second->dtype();
-    const tensorflow::AttrValue *ShapeAttr = N->findAttr("shape");
-    if (auto It = Options.InputShapes.find(N->name()); It != Options.InputShapes.end())
-      D.Shape = It->second;
-    else if (ShapeAttr && ShapeAttr->has_shape() && !ShapeAttr->shape().unknown_rank())
-      D.Shape = chosenDims(ShapeAttr->shape());
-    else if (Sig != Signature.end() && Sig->second->has_tensor_shape() &&
-             !Sig->second->tensor_shape().unknown_rank())
-      D.Shape = chosenDims(Sig->second->tensor_shape());
+    if (D.DType == tensorflow::DT_STRING)
+      D.Parser = exampleParser(G, *N);
+    D.Shape = declaredShape(*N, D.Parser, Sig != Signature.end() ? Sig->second : nullptr, Options);
     Inputs.push_back(std::move(D));
   }
   llvm::sort(Inputs, [](const InputDecl &A, const InputDecl &B) { return A.N->id() < B.N->id(); });
@@ -170,21 +327,15 @@ bool refusedInputs(const RunResult &Source) {
 
 absl::StatusOr<TensorData> randomInput(const Graph &G, const Node &N,
                                        const NumericOptions &Options) {
-  (void)G; // what reads the input (i29-tables-parse: ParseExample's Examples)
   const tensorflow::AttrValue *DTypeAttr = N.findAttr("dtype");
   DataType DType = DTypeAttr ? DTypeAttr->type() : tensorflow::DT_INVALID;
-  std::vector<int64_t> Shape;
-  if (auto It = Options.InputShapes.find(N.name()); It != Options.InputShapes.end()) {
-    Shape = It->second;
-  } else {
-    const tensorflow::AttrValue *ShapeAttr = N.findAttr("shape");
-    if (!ShapeAttr || !ShapeAttr->has_shape() || ShapeAttr->shape().unknown_rank())
-      return absl::InvalidArgumentError(
-          absl::StrCat("input ", inQuotes(N.name()),
-                       " has no known rank: give --input-shape ", N.name().str(), "=D,D,..."));
-    Shape = chosenDims(ShapeAttr->shape());
-  }
-  return randomValue(N.name(), DType, Shape, Options);
+  const Node *Parser = DType == tensorflow::DT_STRING ? exampleParser(G, N) : nullptr;
+  std::optional<std::vector<int64_t>> Shape = declaredShape(N, Parser, nullptr, Options);
+  if (!Shape)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input ", inQuotes(N.name()), " has no known rank: give --input-shape ", N.name().str(),
+        "=D,D,..."));
+  return randomValue(N.name(), DType, *Shape, Options, Parser);
 }
 
 /// The default tolerances of dtype `T`: float32's are polygraphy's (atol
@@ -374,6 +525,21 @@ void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Mode
   if (!Expected.Source)
     return;
   const Model *Source = Expected.Source.get();
+  // The runner reads no files: a source whose tables are initialized from
+  // text files (vocabularies) runs on a copy whose initializers hold the
+  // files' keys and values, read as freezing reads them (inline-table-files,
+  // TensorFlow's rules). A file that cannot be read leaves the source as it
+  // is: its outputs are then NOT CHECKED, naming the initializer.
+  std::unique_ptr<Model> WithTables;
+  if (llvm::any_of(Source->graph(),
+                   [](const Node &N) { return isTextFileTableInitializerOp(N.op()); })) {
+    WithTables = Source->clone();
+    PassManager PM;
+    PM.addPass(createInlineTableFilesPass());
+    PassContext PassCtx(Ctx);
+    if (PM.run(*WithTables, PassCtx).ok())
+      Source = WithTables.get();
+  }
   const Graph *FrozenGraph = &Frozen.graph();
   std::vector<std::string> Outputs;
   for (const FreezeOutput &O : Expected.Outputs)
@@ -387,6 +553,14 @@ void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Mode
   RunRequest FrozenRun, SourceRun;
   FrozenRun.Fetches = SourceRun.Fetches = Outputs;
   FrozenRun.Budget = SourceRun.Budget = Options.Budget;
+  // The lookup-table initializers freezing keeps run first in both graphs,
+  // as TensorFlow's session runs them before the outputs.
+  for (const std::string &Init : Expected.Initializers) {
+    if (Source->graph().findNode(Init))
+      SourceRun.Initializers.push_back(Init);
+    if (FrozenGraph->findNode(Init))
+      FrozenRun.Initializers.push_back(Init);
+  }
   std::vector<InputDecl> Inputs = declaredInputs(*Source, Expected, Outputs, Options);
   bool UnknownRank = llvm::any_of(Inputs, [](const InputDecl &D) { return !D.Shape; });
   std::string InputProblem;
@@ -397,7 +571,8 @@ void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Mode
     SourceRun.Feeds.clear();
     for (const InputDecl &D : Inputs) {
       absl::StatusOr<TensorData> V =
-          randomValue(D.N->name(), D.DType, D.Shape ? *D.Shape : *Candidate, Options);
+          randomValue(D.N->name(), D.DType, D.Shape ? *D.Shape : *Candidate, Options,
+                      D.Parser);
       if (!V.ok()) {
         InputProblem = std::string(V.status().message());
         continue;

@@ -38,6 +38,7 @@ TF_MODULES = [
     ["tensorflow.core.framework.attr_value_pb2"],
     ["tensorflow.core.framework.versions_pb2"],
     ["tensorflow.core.framework.function_pb2"],
+    ["tensorflow.core.example.example_pb2"],
     ["tensorflow.core.framework.op_def_pb2"],
     ["tensorflow.core.framework.full_type_pb2"],
     ["tensorflow.core.framework.graph_debug_info_pb2",

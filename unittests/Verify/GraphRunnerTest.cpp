@@ -116,7 +116,7 @@ node { name: "y" op: "Mul" input: "x" input: "read" )", F, R"( }
   Out = runGraph(M->graph(), R);
   ASSERT_TRUE(Out.ok()) << Out.status();
   EXPECT_EQ(valueOf(Out->Fetched[0]), 2.0f);
-  EXPECT_FALSE(runGraph(M->graph(), RunRequest{{}, nullptr, {"nowhere"}, {}}).ok());
+  EXPECT_FALSE(runGraph(M->graph(), RunRequest{{}, nullptr, {"nowhere"}, {}, {}}).ok());
 }
 
 TEST(GraphRunnerTest, LoopsThatDoNotEndRunOutOfBudgetNamingTheLoop) {

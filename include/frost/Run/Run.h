@@ -53,8 +53,6 @@ struct RunnableModel {
   std::vector<std::pair<std::string, std::string>> SignatureInputs;
   /// The lookup tables' initializers, run before the outputs as a session
   /// runs them (freezing's, or a frozen graph's init_all_tables).
-  /// TODO(merge with i29-tables-parse): hand them to RunRequest::Initializers
-  /// in runModel.
   std::vector<std::string> Initializers;
   /// The tensors to fetch ("node" for all its outputs, or "node:k").
   std::vector<std::string> Outputs;

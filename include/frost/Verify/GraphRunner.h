@@ -7,7 +7,8 @@
 // lowered cond runs one branch, TF1 while loops run iteration by iteration in
 // their frames. Function calls (PartitionedCall, StatefulPartitionedCall, a
 // library function as op), If, Case and While run the functions' bodies;
-// TensorLists and TensorArrays live for the run. A loop that does not end
+// TensorLists, TensorArrays and lookup tables live for the run (the tables'
+// initializers run first). A loop that does not end
 // runs out of the evaluation budget. What it cannot run (an op without a
 // kernel, a failing kernel) marks the node and everything downstream as not
 // computed, with the first node to blame (inside a function:
@@ -44,6 +45,11 @@ struct RunRequest {
   /// What the run may spend; over it, runGraph fails (ResourceExhausted,
   /// naming the node).
   eval::EvalBudget Budget;
+  /// Nodes run once before the fetches, as a TensorFlow session runs the
+  /// lookup-table initializers (init_all_tables, a SavedModel's init op)
+  /// first. One that fails leaves its tables empty: a lookup in them then
+  /// fails blaming it.
+  std::vector<std::string> Initializers;
 };
 
 /// Why a node has no value: the node that could not run and what it said.

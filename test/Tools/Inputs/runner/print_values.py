@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """print_values.py DIR ROLE: frost-verify --save-values DIR's values of ROLE
 (source, frozen, input), one line each: TENSOR VALUES (as a Python list).
-Reads the .npy files itself (numeric dtypes, C order), so the lit tests that
-use it need no NumPy."""
+Reads the .npy files itself (numeric dtypes and fixed-width bytes |S<n>, C
+order), so the lit tests that use it need no NumPy."""
 import ast
 import json
 import os
@@ -21,11 +21,18 @@ def load(path):
     start = 8 + size_bytes
     header = ast.literal_eval(data[start:start + header_len].decode("latin1"))
     assert not header["fortran_order"], path
-    shape, fmt = header["shape"], FORMATS[header["descr"]]
+    shape, descr = header["shape"], header["descr"]
     count = 1
     for d in shape:
         count *= d
-    flat = list(struct.unpack("<%d%s" % (count, fmt), data[start + header_len:]))
+    body = data[start + header_len:]
+    if descr.startswith("|S"):  # numpy's bytes: zero-padded to the width
+        width = int(descr[2:])
+        flat = [body[i * width:(i + 1) * width].rstrip(b"\0") for i in range(count)]
+        fmt = "S"
+    else:
+        fmt = FORMATS[descr]
+        flat = list(struct.unpack("<%d%s" % (count, fmt), body))
     if fmt in "fd":
         flat = [float(v) for v in flat]
 
