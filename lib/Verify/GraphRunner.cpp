@@ -139,6 +139,16 @@ Executor::compute(const Node &N, std::vector<TensorData> Inputs) {
                                           Attrs, eval::Exactness::WithinRounding, &Budget));
     return Outs{std::move(Out[0])};
   }
+  if (Op == "ResourceGatherNd") {
+    // The source's read of a variable by index tuples: GatherNd of its value
+    // (what freezing writes, as TensorFlow's convert_variables_to_constants).
+    if (Inputs.size() != 2)
+      return absl::InvalidArgumentError(absl::StrCat("expected 2 inputs, got ", Inputs.size()));
+    FROST_ASSIGN_OR_RETURN(std::vector<TensorData> Out,
+                           eval::evaluate("GatherNd", {Inputs[0], Inputs[1]}, eval::AttrMap(),
+                                          eval::Exactness::WithinRounding, &Budget));
+    return Outs{std::move(Out[0])};
+  }
   if (Op == "NoOp")
     return Outs{};
   if (Op == "Assert") {

@@ -1,0 +1,187 @@
+//===- Segment.cpp - Unsorted segment reductions, DenseBincount -----------===//
+//
+// TensorFlow's segment_reduction_ops_impl.h (UnsortedSegmentSum, Max, Min,
+// Prod) and bincount_op.cc (DenseBincount) on CPU, with their checks and
+// messages. Each output row starts at the reduction's identity (Max: the
+// type's lowest value, Min: its highest) and takes the input rows of its
+// segment in index order, as TensorFlow's functor does, so float results are
+// bit for bit TensorFlow's. DenseBincount's 1-D float sums are refused over
+// 1024 elements: TensorFlow splits those between threads, which changes the
+// order of the additions.
+//
+//===----------------------------------------------------------------------===//
+#include "ArraySupport.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace frost::eval {
+
+namespace {
+
+enum class SegmentReduction { Sum, Max, Min, Prod };
+
+/// TensorFlow's SliceDebugString: the multi-index of flat element I of a
+/// tensor of `Shape`, "[i,j]" (nothing for a scalar).
+std::string sliceString(llvm::ArrayRef<int64_t> Shape, int64_t I) {
+  if (Shape.empty())
+    return "";
+  std::vector<int64_t> Index(Shape.size());
+  for (size_t D = Shape.size(); D-- > 0;) {
+    Index[D] = Shape[D] ? I % Shape[D] : 0;
+    I = Shape[D] ? I / Shape[D] : 0;
+  }
+  return shapeString(Index);
+}
+
+template <typename T> T combine(SegmentReduction R, T Out, T Data) {
+  switch (R) {
+  case SegmentReduction::Sum:
+    return static_cast<T>(Out + Data);
+  case SegmentReduction::Prod:
+    return static_cast<T>(Out * Data);
+  case SegmentReduction::Max: // Eigen's cwiseMax(data, out): data unless out is larger.
+    return Data < Out ? Out : Data;
+  case SegmentReduction::Min:
+    return Out < Data ? Out : Data;
+  }
+  return Out;
+}
+
+template <typename T> T identity(SegmentReduction R) {
+  switch (R) {
+  case SegmentReduction::Sum:
+    return T(0);
+  case SegmentReduction::Prod:
+    return T(1);
+  case SegmentReduction::Max:
+    return Eigen::NumTraits<T>::lowest();
+  case SegmentReduction::Min:
+    return Eigen::NumTraits<T>::highest();
+  }
+  return T(0);
+}
+
+absl::StatusOr<Outputs> unsortedSegment(const KernelContext &Ctx, SegmentReduction R) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  const TensorData &Data = Ctx.input(0), &Ids = Ctx.input(1), &NumT = Ctx.input(2);
+  if (!NumT.shape().empty())
+    return Ctx.invalid(
+        absl::StrCat("num_segments should be a scalar, not shape ", shapeOf(NumT)));
+  const auto DataShape = Data.shape(), IdShape = Ids.shape();
+  if (IdShape.size() > DataShape.size() ||
+      !std::equal(IdShape.begin(), IdShape.end(), DataShape.begin()))
+    return Ctx.invalid(absl::StrCat("data.shape = ", shapeOf(Data),
+                                    " does not start with segment_ids.shape = ", shapeOf(Ids)));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> NumV, intElements(Ctx, 2));
+  const int64_t NumSegments = NumV[0];
+  if (NumSegments < 0)
+    return Ctx.invalid(
+        absl::StrCat("Input num_segments == ", NumSegments, " must not be negative."));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> SegmentIds,
+                         intElements(Ctx, 1,
+                                     dtypeBit(tensorflow::DT_INT16) |
+                                         dtypeBit(tensorflow::DT_INT32) |
+                                         dtypeBit(tensorflow::DT_INT64)));
+  std::vector<int64_t> OutShape{NumSegments};
+  int64_t Inner = 1;
+  for (size_t D = IdShape.size(); D < DataShape.size(); ++D) {
+    OutShape.push_back(DataShape[D]);
+    Inner *= DataShape[D];
+  }
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, Data.dtype(), OutShape).status());
+  constexpr unsigned Types = Numbers;
+  return dispatch<Types>(Ctx, Data.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    OutputOf<T> Out(OutShape);
+    std::fill(Out.data(), Out.data() + Out.size(), identity<T>(R));
+    if (Data.numElements() == 0)
+      return Outputs{std::move(Out).finish()};
+    ElementsOf<T> In(Data);
+    for (size_t I = 0; I < SegmentIds.size(); ++I) {
+      const int64_t J = SegmentIds[I];
+      if (J < 0)
+        continue;
+      if (J >= NumSegments)
+        return Ctx.invalid(absl::StrCat("segment_ids",
+                                        sliceString(IdShape, static_cast<int64_t>(I)), " = ", J,
+                                        " is out of range [0, ", NumSegments, ")"));
+      for (int64_t K = 0; K < Inner; ++K)
+        Out[J * Inner + K] = combine(R, Out[J * Inner + K], In[I * Inner + K]);
+    }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalUnsortedSegmentSum(const KernelContext &Ctx) {
+  return unsortedSegment(Ctx, SegmentReduction::Sum);
+}
+absl::StatusOr<Outputs> evalUnsortedSegmentProd(const KernelContext &Ctx) {
+  return unsortedSegment(Ctx, SegmentReduction::Prod);
+}
+absl::StatusOr<Outputs> evalUnsortedSegmentMax(const KernelContext &Ctx) {
+  return unsortedSegment(Ctx, SegmentReduction::Max);
+}
+absl::StatusOr<Outputs> evalUnsortedSegmentMin(const KernelContext &Ctx) {
+  return unsortedSegment(Ctx, SegmentReduction::Min);
+}
+
+// --- DenseBincount -------------------------------------------------------------
+
+absl::StatusOr<Outputs> evalDenseBincount(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  FROST_ASSIGN_OR_RETURN(bool Binary, Ctx.boolAttr("binary_output", false));
+  const TensorData &In = Ctx.input(0), &SizeT = Ctx.input(1), &Weights = Ctx.input(2);
+  const size_t Rank = In.shape().size();
+  if (Rank > 2)
+    return Ctx.invalid(absl::StrCat("Shape must be at most rank 2 but is rank ", Rank));
+  if (!SizeT.shape().empty())
+    return Ctx.invalid(
+        absl::StrCat("Shape must be rank 0 but is rank ", SizeT.shape().size()));
+  if (!(Weights.shape() == In.shape() || Weights.numElements() == 0))
+    return Ctx.invalid(absl::StrCat(
+        "`weights` must be the same shape as `arr` or a length-0 `Tensor`, in which case it "
+        "acts as all weights equal to 1. Received ",
+        shapeOf(Weights)));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> SizeV, intElements(Ctx, 1));
+  const int64_t Size = SizeV[0];
+  if (Size < 0)
+    return Ctx.invalid(absl::StrCat("size (", Size, ") must be non-negative"));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Values, intElements(Ctx, 0));
+  for (int64_t V : Values)
+    if (V < 0)
+      return Ctx.invalid(Rank <= 1 ? std::string("Input arr must be non-negative!")
+                                   : absl::StrCat("Input 'in' must be non-negative! Negative "
+                                                  "input value found: ",
+                                                  V));
+  const int64_t Rows = Rank == 2 ? In.shape()[0] : 1;
+  std::vector<int64_t> OutShape =
+      Rank == 2 ? std::vector<int64_t>{Rows, Size} : std::vector<int64_t>{Size};
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, Weights.dtype(), OutShape).status());
+  const bool Weighted = Weights.numElements() != 0;
+  constexpr unsigned Types = Int32 | Int64 | Float32 | Float64;
+  return dispatch<Types>(Ctx, Weights.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    if constexpr (!std::is_integral_v<T>)
+      if (Rank <= 1 && Weighted && !Binary && Values.size() > 1024)
+        return Ctx.unimplemented("a float sum over more than 1024 elements: TensorFlow "
+                                 "splits it between threads");
+    OutputOf<T> Out(OutShape);
+    std::fill(Out.data(), Out.data() + Out.size(), T(0));
+    ElementsOf<T> W(Weights);
+    const int64_t Cols = Rows ? static_cast<int64_t>(Values.size()) / Rows : 0;
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t C = 0; C < Cols; ++C) {
+        const int64_t I = R * Cols + C, V = Values[I];
+        if (V >= Size)
+          continue;
+        T &Bin = Out[R * Size + V];
+        Bin = Binary ? T(1) : static_cast<T>(Bin + (Weighted ? W[I] : T(1)));
+      }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+} // namespace frost::eval
