@@ -21,6 +21,29 @@ namespace {
 
 enum class QuantizeMode { MinCombined, MinFirst, Scaled };
 
+/// The elements before and after dimension `Axis` of `Shape`: the tensor
+/// seen as [outer, Shape[Axis], inner].
+std::pair<int64_t, int64_t> aroundAxis(const std::vector<int64_t> &Shape, int64_t Axis) {
+  int64_t Outer = 1, Inner = 1;
+  for (int64_t I = 0; I < Axis; ++I)
+    Outer *= Shape[I];
+  for (int64_t I = Axis + 1; I < static_cast<int64_t>(Shape.size()); ++I)
+    Inner *= Shape[I];
+  return {Outer, Inner};
+}
+
+/// The `mode` attribute, refused as TensorFlow's kernels refuse it.
+absl::StatusOr<QuantizeMode> quantizeModeOf(const KernelContext &Ctx, llvm::StringRef Name) {
+  if (Name == "MIN_COMBINED")
+    return QuantizeMode::MinCombined;
+  if (Name == "MIN_FIRST")
+    return QuantizeMode::MinFirst;
+  if (Name == "SCALED")
+    return QuantizeMode::Scaled;
+  return Ctx.invalid(absl::StrCat(
+      "Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '", Name.str(), "'"));
+}
+
 /// Dequantizes `Count` elements of `In` (quantized type T, stored as its
 /// integer) with one range into `Out`. `WholeTensor` selects
 /// DequantizeTensor's arithmetic over DequantizeSlice's (they differ in
@@ -85,16 +108,7 @@ absl::StatusOr<Outputs> evalDequantize(const KernelContext &Ctx) {
   if (OutType != tensorflow::DT_FLOAT && OutType != tensorflow::DT_BFLOAT16)
     return Ctx.invalid(
         absl::StrCat("Output type must be bfloat16 or float, is '", dataTypeName(OutType), "'"));
-  QuantizeMode Mode;
-  if (ModeName == "MIN_COMBINED")
-    Mode = QuantizeMode::MinCombined;
-  else if (ModeName == "MIN_FIRST")
-    Mode = QuantizeMode::MinFirst;
-  else if (ModeName == "SCALED")
-    Mode = QuantizeMode::Scaled;
-  else
-    return Ctx.invalid(absl::StrCat(
-        "Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '", ModeName, "'"));
+  FROST_ASSIGN_OR_RETURN(QuantizeMode Mode, quantizeModeOf(Ctx, ModeName));
   if (OutType == tensorflow::DT_BFLOAT16 && Mode != QuantizeMode::MinCombined)
     return Ctx.invalid(absl::StrCat("When output type is bfloat16, Mode string "
                                     "must be 'MIN_COMBINED', is '",
@@ -133,11 +147,7 @@ absl::StatusOr<Outputs> evalDequantize(const KernelContext &Ctx) {
                  /*WholeTensor=*/true);
     } else {
       // The input seen as [outer, slices, inner]: slice S has its own range.
-      int64_t Outer = 1, Inner = 1;
-      for (int64_t I = 0; I < Axis; ++I)
-        Outer *= Shape[I];
-      for (int64_t I = Axis + 1; I < Rank; ++I)
-        Inner *= Shape[I];
+      auto [Outer, Inner] = aroundAxis(Shape, Axis);
       for (int64_t O = 0; O < Outer; ++O)
         for (int64_t S = 0; S < Slices; ++S)
           dequantize(In.data() + (O * Slices + S) * Inner, Inner,
@@ -263,16 +273,7 @@ absl::StatusOr<Outputs> evalQuantizeV2(const KernelContext &Ctx) {
   FROST_ASSIGN_OR_RETURN(float MinimumRange, Ctx.floatAttr("ensure_minimum_range", 0.01f));
 
   // The kernel's constructor checks.
-  QuantizeMode Mode;
-  if (ModeName == "MIN_COMBINED")
-    Mode = QuantizeMode::MinCombined;
-  else if (ModeName == "MIN_FIRST")
-    Mode = QuantizeMode::MinFirst;
-  else if (ModeName == "SCALED")
-    Mode = QuantizeMode::Scaled;
-  else
-    return Ctx.invalid(absl::StrCat(
-        "Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '", ModeName, "'"));
+  FROST_ASSIGN_OR_RETURN(QuantizeMode Mode, quantizeModeOf(Ctx, ModeName));
   if (RoundName != "HALF_AWAY_FROM_ZERO" && RoundName != "HALF_TO_EVEN")
     return Ctx.invalid(absl::StrCat(
         "Round mode string must be 'HALF_AWAY_FROM_ZERO' or 'HALF_TO_EVEN', is '", RoundName,
@@ -347,11 +348,7 @@ absl::StatusOr<Outputs> evalQuantizeV2(const KernelContext &Ctx) {
                NarrowRange, MinimumRange, &OutMin[0], &OutMax[0]);
     } else {
       // The input seen as [outer, slices, inner]: slice S has its own range.
-      int64_t Outer = 1, Inner = 1;
-      for (int64_t I = 0; I < Axis; ++I)
-        Outer *= Shape[I];
-      for (int64_t I = Axis + 1; I < Rank; ++I)
-        Inner *= Shape[I];
+      auto [Outer, Inner] = aroundAxis(Shape, Axis);
       // An empty input still gives each slice its output range.
       for (int64_t S = 0; S < Slices; ++S)
         for (int64_t O = 0; O < std::max<int64_t>(Outer, 1); ++O)

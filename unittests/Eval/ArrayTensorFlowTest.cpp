@@ -30,14 +30,6 @@ bool sameTensor(const TensorData &A, const TensorData &B) {
          (A.isFixedSize() ? A.bytes() == B.bytes() : A.elements() == B.elements());
 }
 
-std::string describe(const TensorData &T) {
-  std::ostringstream OS;
-  OS << dataTypeName(T.dtype()) << "[";
-  for (size_t I = 0; I < T.shape().size(); ++I)
-    OS << (I ? "," : "") << T.shape()[I];
-  OS << "]";
-  return OS.str();
-}
 
 TEST(ArrayTensorFlowTest, CasesComputedByTensorFlow) {
   const char *Path = std::getenv("FROST_ARRAY_TF_CASES");

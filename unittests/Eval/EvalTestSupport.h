@@ -4,10 +4,13 @@
 
 #include "frost/Eval/Eval.h"
 #include "frost/Tensor/DataType.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/proto/graph.pb.h"
 
 #include "gtest/gtest.h"
+
+#include <Eigen/Core>
 
 #include <cstring>
 #include <fstream>
@@ -107,6 +110,47 @@ inline TensorData evalOne(llvm::StringRef Op, std::vector<TensorData> Inputs,
 inline absl::Status evalStatus(llvm::StringRef Op, std::vector<TensorData> Inputs,
                                const AttrMap &Attrs = {}) {
   return evaluate(Op, Inputs, Attrs).status();
+}
+
+/// "float[2,3]": a tensor's dtype and shape, for failure messages.
+inline std::string describe(const TensorData &T) {
+  return dataTypeName(T.dtype()) + formatShape(T.shape());
+}
+
+/// Element I of a real-number tensor (floats, signed integers, uint8) as a
+/// double; false for other dtypes.
+inline bool elementAsDouble(const TensorData &T, int64_t I, double &V) {
+  switch (T.dtype()) {
+  case tensorflow::DT_FLOAT:
+    V = T.element<float>(I);
+    return true;
+  case tensorflow::DT_DOUBLE:
+    V = T.element<double>(I);
+    return true;
+  case tensorflow::DT_HALF:
+    V = static_cast<float>(T.element<Eigen::half>(I));
+    return true;
+  case tensorflow::DT_BFLOAT16:
+    V = static_cast<float>(T.element<Eigen::bfloat16>(I));
+    return true;
+  case tensorflow::DT_INT8:
+    V = T.element<int8_t>(I);
+    return true;
+  case tensorflow::DT_UINT8:
+    V = T.element<uint8_t>(I);
+    return true;
+  case tensorflow::DT_INT16:
+    V = T.element<int16_t>(I);
+    return true;
+  case tensorflow::DT_INT32:
+    V = T.element<int32_t>(I);
+    return true;
+  case tensorflow::DT_INT64:
+    V = static_cast<double>(T.element<int64_t>(I));
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace frost::eval::test

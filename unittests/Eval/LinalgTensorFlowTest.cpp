@@ -35,27 +35,21 @@ namespace {
 bool floatElement(const TensorData &T, int64_t I, double &V, double &Eps) {
   switch (T.dtype()) {
   case tensorflow::DT_FLOAT:
-    V = T.element<float>(I), Eps = std::numeric_limits<float>::epsilon();
-    return true;
+    Eps = std::numeric_limits<float>::epsilon();
+    break;
   case tensorflow::DT_DOUBLE:
-    V = T.element<double>(I), Eps = std::numeric_limits<double>::epsilon();
-    return true;
+    Eps = std::numeric_limits<double>::epsilon();
+    break;
   case tensorflow::DT_HALF:
-    V = static_cast<float>(T.element<Eigen::half>(I)), Eps = 0x1p-10;
-    return true;
+    Eps = 0x1p-10;
+    break;
   case tensorflow::DT_BFLOAT16:
-    V = static_cast<float>(T.element<Eigen::bfloat16>(I)), Eps = 0x1p-7;
-    return true;
+    Eps = 0x1p-7;
+    break;
   default:
     return false;
   }
-}
-
-std::string describe(const TensorData &T) {
-  std::string S = dataTypeName(T.dtype()) + "[";
-  for (size_t I = 0; I < T.shape().size(); ++I)
-    S += (I ? "," : "") + std::to_string(T.shape()[I]);
-  return S + "]";
+  return elementAsDouble(T, I, V);
 }
 
 /// The largest |got - want| in epsilons of the largest finite |want| (at

@@ -30,12 +30,6 @@ constexpr float NaN = std::numeric_limits<float>::quiet_NaN();
 
 Shape shapeOf(const TensorData &T) { return Shape(T.shape().begin(), T.shape().end()); }
 
-std::string describe(const TensorData &T) {
-  std::string S = dataTypeName(T.dtype()) + "[";
-  for (int64_t D : T.shape())
-    S += std::to_string(D) + ",";
-  return S + "]";
-}
 
 AttrMap keepDims(bool Keep) {
   tensorflow::AttrValue V;
