@@ -204,7 +204,10 @@ def build_tf1_estimator_parse_example(r):
         if age is not None:
             f["age"] = tf.train.Feature(float_list=tf.train.FloatList(value=[age]))
         return tf.train.Example(features=tf.train.Features(feature=f)).SerializeToString()
-    feed = np.array([example(41.0, [1200.0, 30.5], 2), example(None, [10.0, 0.0], 3)], object)
+    # No Example may end in a zero byte: .npy's bytes (numpy's S) drop
+    # trailing zeros, and which feature is serialized last varies between
+    # processes (the map's order), so no value here is 0.
+    feed = np.array([example(41.0, [1200.0, 30.5], 2), example(None, [10.0, 0.5], 3)], object)
     return {"outputs": ["probabilities"], "feeds": {"input_example_tensor": feed}}
 
 
