@@ -1,7 +1,7 @@
 //===- VerifyInternal.h - What the three checks and the report share -*- C++ -*-===//
 //
-// Verify.cpp (checks 1 and 2, verifyFrozen), VerifyNumeric.cpp (check 3)
-// and VerifyReport.cpp (text and JSON) share these.
+// Verify.cpp (checks 1 and 2, verifyFrozen), VerifyNumeric.cpp and
+// VerifyInputs.cpp (check 3) and VerifyReport.cpp (text and JSON) share these.
 //
 //===----------------------------------------------------------------------===//
 #ifndef FROST_LIB_VERIFY_VERIFYINTERNAL_H
@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,34 @@ absl::StatusOr<TensorData> checkpointValue(const CheckpointReader &Reader,
                                            const VariableSource &Source);
 /// The nodes `Outputs` need in `G` (none when one is missing).
 std::vector<bool> reached(const Graph &G, const std::vector<std::string> &Outputs);
+
+/// Check 3's inputs (VerifyInputs.cpp).
+/// What verification feeds: a placeholder the outputs need, or a TF1
+/// signature's input that another node computes.
+struct InputDecl {
+  const Node *N;
+  tensorflow::DataType DType;
+  /// Unknown dimensions already chosen; none when the rank is unknown.
+  std::optional<std::vector<int64_t>> Shape;
+  /// Fed in place of what computes it (a signature's input), in both graphs.
+  bool InPlace = false;
+  /// The ParseExample op that parses this string input, if any.
+  const Node *Parser = nullptr;
+};
+
+/// The inputs the source's `Outputs` need: its placeholders, and a TF1
+/// SavedModel signature's inputs other nodes compute (fed in their place).
+std::vector<InputDecl> declaredInputs(const Model &Source, const FreezeResult &Expected,
+                                      const std::vector<std::string> &Outputs,
+                                      const NumericOptions &Options);
+/// The shapes tried, in order, for inputs of unknown rank.
+const std::vector<std::vector<int64_t>> &unknownRankCandidates();
+/// A seeded random value for input `Name` of `Shape`; serialized
+/// tf.train.Examples for a string input `Parser` (a ParseExample op) reads.
+absl::StatusOr<TensorData> randomValue(llvm::StringRef Name, tensorflow::DataType DType,
+                                       const std::vector<int64_t> &Shape,
+                                       const NumericOptions &Options,
+                                       const Node *Parser = nullptr);
 
 /// Check 3 (VerifyNumeric.cpp).
 void checkNumeric(Context &Ctx, const FreezeResult &Expected, const Model &Frozen,
