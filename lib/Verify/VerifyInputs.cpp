@@ -10,6 +10,7 @@
 
 #include "frost/IR/ConstValue.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/IR/OpInfo.h"
 #include "frost/Tensor/DataType.h"
 #include "frost/Tensor/Shape.h"
 #include "frost/proto/example.pb.h"
@@ -256,7 +257,9 @@ std::vector<InputDecl> detail::declaredInputs(const Model &Source, const FreezeR
       for (const auto &[Key, Info] : It->second.inputs()) {
         llvm::StringRef Tensor(Info.name());
         auto [Name, Port] = Tensor.split(':');
-        if (const Node *N = G.findNode(Name); N && (Port.empty() || Port == "0"))
+        // Fed in place only where that is the node's one value.
+        if (const Node *N = G.findNode(Name);
+            N && (Port.empty() || Port == "0") && numOutputs(*N).value_or(0) == 1)
           Signature[N] = &Info;
       }
   std::vector<bool> Seen(G.idBound(), false);
