@@ -32,8 +32,10 @@ run_suite() { # name build-dir cmake-args...
   grep -h "skipped: " "$log/$name.gtest" | sort -u | sed 's/^/   /'
   echo "   gtest: $gp passed, $gf failed, $gs skipped"
   echo "== $name: lit $(elapsed)"
-  python3 "$lit" -sv ${LIT_PARAMS:-} "$dir/test" > "$log/$name.lit" 2>&1
+  python3 "$lit" -sv --time-tests ${LIT_PARAMS:-} "$dir/test" > "$log/$name.lit" 2>&1
   grep -E "^(FAIL|XPASS|UNRESOLVED)|note: skipped|Total Discovered|^ +[A-Z][a-z]+ *: " "$log/$name.lit"
+  # Where the suite's time goes (the 20-minute budget): its eight slowest tests.
+  sed -n '/^Slowest Tests:/,/^Tests Times:/p' "$log/$name.lit" | sed -n '3,10s/^/   /p'
   grep -q "^FAIL" "$log/$name.lit" && sed -n "/^\*\*\*\*\*/,/^\*\*\*\*\*/p" "$log/$name.lit" | head -80
   local lp lf lu
   lp=$(grep -oP '^\s*Passed\s*:\s*\K[0-9]+' "$log/$name.lit" || echo 0)

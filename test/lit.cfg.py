@@ -25,6 +25,14 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%src_root", config.frost_src_root))
 config.substitutions.append(("%test_inputs", os.path.join(config.test_source_root, "Inputs")))
+# Fixtures that TensorFlow builds (models, checkpoints) are cached per
+# machine, keyed by the generating script's text and the installed
+# TensorFlow (Inputs/oracle_support.py's built_once), so that a fresh clone
+# does not spend minutes rebuilding what is equal by construction.
+fixture_cache = os.environ.get("FROST_FIXTURE_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+    "frost-fixtures")
+config.substitutions.append(("%fixture_cache", fixture_cache))
 
 # ../shared/data (real TensorFlow artifacts) is present for CI and developers
 # only; tests that use it say `REQUIRES: shared-data` and are reported as

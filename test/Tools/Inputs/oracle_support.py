@@ -10,15 +10,26 @@ import sys
 import time
 
 
+# The Python packages whose versions change what a fixture script builds.
+FIXTURE_PACKAGES = ("tensorflow", "keras", "numpy")
+# Fixtures of a key nobody has used for this long are removed.
+STALE_FIXTURE_SECONDS = 14 * 24 * 3600
+
+
 def built_once(cache, script, args=()):
-    """CACHE/<key>: what `python SCRIPT DIR ARGS...` builds into DIR, built
-    once per key (the script's text, ARGS and the installed TensorFlow); runs
-    racing to build it keep the first."""
-    installed = ["%s %s" % (d, importlib.metadata.version(d)) for d in
-                 importlib.metadata.packages_distributions().get("tensorflow", [])]
+    """CACHE/<script>-<key>: what `python SCRIPT DIR ARGS...` builds into DIR,
+    built once per key (the script's text, ARGS and the installed TensorFlow,
+    Keras and NumPy); runs racing to build it keep the first. CACHE is the
+    suite's fixture cache (lit's %fixture_cache), shared by every checkout on
+    the machine: a fresh clone does not rebuild what the key says is equal."""
+    installed = []
+    for name in FIXTURE_PACKAGES:
+        for dist in importlib.metadata.packages_distributions().get(name, []):
+            installed.append("%s %s" % (dist, importlib.metadata.version(dist)))
     key = hashlib.sha256(open(script, "rb").read() + " ".join(list(args) + installed).encode()
                          ).hexdigest()[:16]
-    built = os.path.join(cache, key)
+    stem = os.path.splitext(os.path.basename(script))[0]
+    built = os.path.join(cache, "%s-%s" % (stem, key))
     if not os.path.isdir(built):
         os.makedirs(cache, exist_ok=True)
         building = built + ".building.%d" % os.getpid()
@@ -32,7 +43,19 @@ def built_once(cache, script, args=()):
             os.rename(building, built)
         except OSError:  # another run finished first
             shutil.rmtree(building, ignore_errors=True)
+    os.utime(built)
+    remove_stale_fixtures(cache, stem)
     return built
+
+
+def remove_stale_fixtures(cache, stem):
+    """Old keys of one script (its earlier texts, earlier TensorFlows) and
+    builds left by killed runs, once unused for STALE_FIXTURE_SECONDS."""
+    now = time.time()
+    for entry in os.listdir(cache):
+        path = os.path.join(cache, entry)
+        if entry.startswith(stem + "-") and now - os.path.getmtime(path) > STALE_FIXTURE_SECONDS:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def load_graph(path):
