@@ -23,12 +23,13 @@ run_suite() { # name build-dir cmake-args...
   echo "== $name: unit tests $(elapsed)"
   "$dir/bin/frost-unittests" --gtest_brief=1 > "$log/$name.gtest" 2>&1
   grep -E "FAILED|Failure" "$log/$name.gtest" | head -40
-  local gp gf= gs
+  local gp gf gs gt
   gp=$(grep -oP '^\[  PASSED  \] \K[0-9]+' "$log/$name.gtest" || echo 0)
-  # A crashed gtest binary prints no summary: count it as one failure.
-  grep -qE '^\[  (PASSED|FAILED)  \]' "$log/$name.gtest" || { gf=1; tail -20 "$log/$name.gtest"; }
-  [ -n "${gf:-}" ] || gf=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= test)' "$log/$name.gtest" || echo 0)
   gs=$(grep -oP '^\[  SKIPPED \] \K[0-9]+' "$log/$name.gtest" || echo 0)
+  # Failed = ran - passed - skipped (--gtest_brief prints no count of the
+  # failures); a crashed binary prints no summary at all: one failure.
+  gt=$(grep -oP '^\[==========\] \K[0-9]+(?= tests? from .* ran)' "$log/$name.gtest" || true)
+  if [ -n "$gt" ]; then gf=$((gt - gp - gs)); else gf=1; tail -20 "$log/$name.gtest"; fi
   grep -h "skipped: " "$log/$name.gtest" | sort -u | sed 's/^/   /'
   echo "   gtest: $gp passed, $gf failed, $gs skipped"
   echo "== $name: lit $(elapsed)"
