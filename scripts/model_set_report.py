@@ -75,7 +75,19 @@ RUNNER_OPS = {"Const", "Identity", "NoOp", "Placeholder", "PlaceholderWithDefaul
               "HashTable", "HashTableV2", "MutableHashTable", "MutableHashTableV2",
               "MutableHashTableOfTensors", "MutableHashTableOfTensorsV2", "InitializeTable",
               "InitializeTableV2", "LookupTableImport", "LookupTableImportV2", "LookupTableFind",
-              "LookupTableFindV2", "LookupTableSize", "LookupTableSizeV2"}
+              "LookupTableFindV2", "LookupTableSize", "LookupTableSizeV2",
+              # lib/Verify/GraphRunner.cpp and RunFrames.cpp: v1 control flow.
+              "Enter", "RefEnter", "Exit", "RefExit", "NextIteration", "RefNextIteration",
+              "LoopCond", "Switch", "RefSwitch", "Merge", "RefMerge", "_SwitchN", "Assert",
+              "ResourceGatherNd",
+              # lib/Verify/RunContainers.cpp: TensorLists and TensorArrays.
+              "EmptyTensorList", "TensorListReserve", "TensorListFromTensor",
+              "TensorListSetItem", "TensorListGetItem", "TensorListStack", "TensorListLength",
+              "TensorListElementShape", "TensorListPushBack", "TensorListPopBack",
+              "TensorListGather", "TensorListConcat", "TensorListConcatV2", "TensorListSplit",
+              "TensorListResize", "TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3",
+              "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArraySizeV3",
+              "TensorArrayConcatV3", "TensorArrayCloseV3"}
 TF_TOLERANCE = 1e-4
 TAMPER_SCALE = 1.01
 

@@ -77,12 +77,13 @@ const llvm::StringMap<int> &fixedOutputCounts() {
       // op lists miss when only a While's body uses them).
       "TensorListFromTensor", "TensorListReserve", "TensorListStack", "TensorListGetItem",
       "TensorListSetItem", "TensorListLength", "TensorListElementShape", "TensorListPushBack",
-      "EmptyTensorList"});
+      "EmptyTensorList", "TensorListSplit", "TensorListResize"});
     // Two outputs.
     add(2, {
       "Switch", "RefSwitch", "Merge", "RefMerge", "Unique", "TopKV2", "UniqueV2", "ListDiff",
       "BroadcastGradientArgs", "SoftmaxCrossEntropyWithLogits",
-      "SparseSoftmaxCrossEntropyWithLogits", "MaxPoolWithArgmax", "TensorListPopBack"});
+      "SparseSoftmaxCrossEntropyWithLogits", "MaxPoolWithArgmax", "TensorListPopBack",
+      "TensorListConcat", "TensorListConcatV2"});
     // Three: the value and its range.
     add(3, {
       "QuantizeV2"});

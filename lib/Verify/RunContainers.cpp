@@ -207,6 +207,7 @@ bool RunContainers::runs(llvm::StringRef Op) {
              "TensorListGetItem", "TensorListStack", true)
       .Cases("TensorListLength", "TensorListElementShape", "TensorListPushBack",
              "TensorListPopBack", "TensorListGather", true)
+      .Cases("TensorListConcat", "TensorListConcatV2", "TensorListSplit", "TensorListResize", true)
       .Cases("TensorArrayV3", "TensorArrayWriteV3", "TensorArrayReadV3", "TensorArrayGatherV3",
              "TensorArrayScatterV3", "TensorArraySizeV3", true)
       .Cases("TensorArrayConcatV3", "TensorArrayCloseV3", true)
@@ -281,9 +282,26 @@ RunContainers::runList(const Node &N, std::vector<TensorData> &In, eval::EvalBud
     }
     return std::vector<TensorData>{newList(std::move(C))};
   }
+  if (Op == "TensorListSplit")
+    return splitList(In, Budget);
   if (In.empty())
     return absl::InvalidArgumentError("expected a TensorList input");
   FROST_ASSIGN_OR_RETURN(const Container *L, list(In[0]));
+  if (Op == "TensorListConcat" || Op == "TensorListConcatV2")
+    return concatList(N, *L, In, Budget);
+  if (Op == "TensorListResize") {
+    FROST_RETURN_IF_ERROR(arity(In, 2));
+    FROST_ASSIGN_OR_RETURN(int64_t Size, scalarInt(In[1], "size"));
+    if (Size < 0) // TensorFlow's words, its kernel's name included
+      return absl::InvalidArgumentError(
+          absl::StrCat("TensorListSlice expects size to be non-negative. Got: ", Size));
+    if (static_cast<uint64_t>(Size) > Budget.MaxTensorBytes)
+      return absl::InvalidArgumentError(absl::StrCat("size ", Size, " is out of range"));
+    Container C = *L;
+    C.Items.resize(static_cast<size_t>(Size));
+    Budget.WorkLeft -= std::min<uint64_t>(Budget.WorkLeft, C.Items.size());
+    return std::vector<TensorData>{newList(std::move(C))};
+  }
   if (Op == "TensorListLength")
     return std::vector<TensorData>{scalarOf(tensorflow::DT_INT32, L->Items.size())};
   if (Op == "TensorListElementShape") {
@@ -371,6 +389,168 @@ RunContainers::runList(const Node &N, std::vector<TensorData> &In, eval::EvalBud
     return std::vector<TensorData>{std::move(Out)};
   }
   return absl::UnimplementedError(absl::StrCat("no kernel for ", Op.str()));
+}
+
+absl::StatusOr<std::vector<TensorData>>
+RunContainers::concatList(const Node &N, const Container &L, std::vector<TensorData> &In,
+                          eval::EvalBudget &Budget) {
+  // TensorFlow's TensorListConcat(V2): the items laid end to end along their
+  // first axis, and each item's length. An item never set is zeros whose
+  // first dimension comes from leading_dims (V2), else from the element
+  // shape's first dimension, else from every set item having the same one.
+  bool V2 = N.op() == "TensorListConcatV2";
+  FROST_RETURN_IF_ERROR(arity(In, V2 ? 3 : 1));
+  std::optional<Shape> ElementShape = L.ElementShape;
+  if (V2) {
+    FROST_ASSIGN_OR_RETURN(std::optional<Shape> Given, shapeInput(In[1]));
+    FROST_ASSIGN_OR_RETURN(ElementShape, mergeShapes(ElementShape, Given));
+  } else {
+    FROST_ASSIGN_OR_RETURN(ElementShape, mergeShapes(ElementShape, shapeAttr(N, "element_shape")));
+  }
+  if (ElementShape && ElementShape->empty())
+    return absl::InvalidArgumentError(
+        "Concat requires elements to be at least vectors, found scalars instead.");
+  int64_t FirstDim = ElementShape ? (*ElementShape)[0] : -1;
+  std::optional<Shape> Rest;
+  if (ElementShape)
+    Rest = Shape(ElementShape->begin() + 1, ElementShape->end());
+  bool Infer = FirstDim < 0;
+  int64_t Inferred = FirstDim;
+  for (size_t I = 0; I < L.Items.size(); ++I) {
+    if (!L.Items[I])
+      continue;
+    const TensorData &T = *L.Items[I];
+    if (T.shape().empty())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Concat saw a scalar shape at index ", I, " but requires at least vectors."));
+    FROST_ASSIGN_OR_RETURN(Rest, mergeShapes(Rest, Shape(T.shape().begin() + 1, T.shape().end())));
+    if (FirstDim >= 0 && T.shape()[0] != FirstDim)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "First entry of element_shape input does not match the first dim of list element at "
+          "index: ", I, " Expected: ", FirstDim, " Actual: ", T.shape()[0]));
+    if (Infer) {
+      if (Inferred < 0)
+        Inferred = T.shape()[0];
+      else if (Inferred != T.shape()[0]) {
+        Inferred = -1;
+        Infer = false;
+      }
+    }
+  }
+  if (!fullyDefined(Rest))
+    return absl::InvalidArgumentError(
+        L.Items.empty() ? "All except the first dimension must be fully defined when concating "
+                          "an empty tensor list."
+                        : "Trying to concat list with only uninitialized tensors but "
+                          "element_shape_except_first_dim is not fully defined");
+  std::vector<int64_t> LeadingDims;
+  if (V2) {
+    FROST_ASSIGN_OR_RETURN(LeadingDims, intValues(In[2], "leading_dims"));
+  }
+  std::vector<std::optional<TensorData>> Parts;
+  std::string Lengths;
+  int64_t Total = 0;
+  for (size_t I = 0; I < L.Items.size(); ++I) {
+    int64_t Dim;
+    if (L.Items[I]) {
+      Dim = L.Items[I]->shape()[0];
+      Parts.push_back(reshaped(*L.Items[I], {Dim * *numElements(*Rest)}));
+    } else {
+      if (I >= LeadingDims.size() && Inferred >= 0) {
+        Dim = Inferred;
+      } else if (!V2) {
+        return absl::InvalidArgumentError(
+            "Concating lists with uninitialized tensors is not supported in this version of "
+            "TensorListConcat. Consider updating your GraphDef to run the newer version.");
+      } else if (I >= LeadingDims.size()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("List contains uninitialized tensor at index ", I,
+                         " but leading_dims has only ", LeadingDims.size(), " elements."));
+      } else {
+        Dim = LeadingDims[I];
+      }
+      if (Dim < 0)
+        return absl::InvalidArgumentError(absl::StrCat("leading_dims[", I, "] is ", Dim));
+      Shape ZeroShape = {Dim};
+      ZeroShape.insert(ZeroShape.end(), Rest->begin(), Rest->end());
+      FROST_ASSIGN_OR_RETURN(TensorData Z, zeros(L.ElementDType, ZeroShape, Budget));
+      Parts.push_back(reshaped(Z, {Dim * *numElements(*Rest)}));
+    }
+    if (Dim > INT64_MAX - Total)
+      return absl::InvalidArgumentError("the concatenated length overflows");
+    Total += Dim;
+    Lengths.append(reinterpret_cast<const char *>(&Dim), 8);
+  }
+  // Stack the flattened parts as rows of one row each, then reshape: the
+  // bytes are the parts' bytes in order.
+  Shape Out = {Total};
+  Out.insert(Out.end(), Rest->begin(), Rest->end());
+  FROST_RETURN_IF_ERROR(
+      checkedBytes(L.ElementDType, Out, 1, "the concatenated tensor", Budget).status());
+  TensorData Joined;
+  if (isFixedSizeDataType(L.ElementDType)) {
+    std::string Bytes;
+    for (const std::optional<TensorData> &P : Parts)
+      Bytes += P->bytes().str();
+    Joined = TensorData::owned(L.ElementDType, std::move(Out), std::move(Bytes));
+  } else {
+    std::vector<std::string> Elements;
+    for (const std::optional<TensorData> &P : Parts)
+      Elements.insert(Elements.end(), P->elements().begin(), P->elements().end());
+    Joined = TensorData::strings(L.ElementDType, std::move(Out), std::move(Elements));
+  }
+  int64_t Count = static_cast<int64_t>(L.Items.size());
+  return std::vector<TensorData>{
+      std::move(Joined), TensorData::owned(tensorflow::DT_INT64, {Count}, std::move(Lengths))};
+}
+
+absl::StatusOr<std::vector<TensorData>>
+RunContainers::splitList(std::vector<TensorData> &In, eval::EvalBudget &Budget) {
+  // TensorFlow's TensorListSplit: consecutive slices of the tensor's first
+  // axis, one item per length, which must use every row.
+  FROST_RETURN_IF_ERROR(arity(In, 3));
+  const TensorData &T = In[0];
+  FROST_ASSIGN_OR_RETURN(std::optional<Shape> Given, shapeInput(In[1]));
+  if (Given && Given->empty())
+    return absl::InvalidArgumentError(
+        "TensorListSplit requires element_shape to be at least of rank 1, but saw: []");
+  if (T.shape().empty())
+    return absl::InvalidArgumentError("Tensor must be at least a vector, but saw shape: []");
+  Shape RestOfT(T.shape().begin() + 1, T.shape().end());
+  if (Given) {
+    Shape RestGiven(Given->begin() + 1, Given->end());
+    if (!mergeShapes(RestGiven, RestOfT).ok())
+      return absl::InvalidArgumentError(absl::StrCat("tensor shape ", formatShape(T.shape()),
+                                                     " is not compatible with element_shape ",
+                                                     formatShape(*Given)));
+  }
+  if (In[2].shape().size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Expected lengths to be a vector, received shape: ", formatShape(In[2].shape())));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Lengths, intValues(In[2], "lengths"));
+  Container C;
+  C.ElementDType = T.dtype();
+  C.ElementShape = Given;
+  int64_t Start = 0;
+  for (int64_t Length : Lengths) {
+    if (Length < 0)
+      return absl::InvalidArgumentError(absl::StrCat("Invalid value in lengths: ", Length));
+    if (Length > T.shape()[0] - Start)
+      return absl::InvalidArgumentError(absl::StrCat("Attempting to slice [", Start, ", ",
+                                                     Start + Length, "] from tensor with length ",
+                                                     T.shape()[0]));
+    Shape SliceStart(T.shape().size(), 0), Size(T.shape().begin(), T.shape().end());
+    SliceStart[0] = Start;
+    Size[0] = Length;
+    FROST_ASSIGN_OR_RETURN(TensorData Item, sliceTensor(T, SliceStart, Size));
+    C.Items.push_back(std::move(Item));
+    Start += Length;
+    Budget.WorkLeft -= std::min<uint64_t>(Budget.WorkLeft, 1);
+  }
+  if (Start != T.shape()[0])
+    return absl::InvalidArgumentError(absl::StrCat("Unused values in tensor. Length of tensor: ",
+                                                   T.shape()[0], " Values used: ", Start));
+  return std::vector<TensorData>{newList(std::move(C))};
 }
 
 absl::StatusOr<std::vector<TensorData>>

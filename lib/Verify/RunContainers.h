@@ -51,6 +51,11 @@ private:
 
   absl::StatusOr<std::vector<TensorData>> runList(const Node &N, std::vector<TensorData> &In,
                                                   eval::EvalBudget &Budget);
+  absl::StatusOr<std::vector<TensorData>> concatList(const Node &N, const Container &L,
+                                                     std::vector<TensorData> &In,
+                                                     eval::EvalBudget &Budget);
+  absl::StatusOr<std::vector<TensorData>> splitList(std::vector<TensorData> &In,
+                                                    eval::EvalBudget &Budget);
   absl::StatusOr<std::vector<TensorData>> runArray(const Node &N, std::vector<TensorData> &In,
                                                    eval::EvalBudget &Budget);
 

@@ -224,6 +224,45 @@ def build_tf1_control_flow_v1(r):
     return {"outputs": ["y"], "feeds": {"x": normal(r, (BATCH, 4))}}
 
 
+@model("tf1")
+def build_tf1_ctc_decoders(r):
+    """Speech/OCR post-processing: CTC greedy and beam search decoding of
+    projected logits, densified."""
+    x = V1.placeholder(tf.float32, [7, None, 5], name="logits_in")
+    logits = tf.einsum("tbc,cd->tbd", x, variable("proj", normal(r, (5, 5), 0.5)))
+    lengths = tf.fill([tf.shape(x)[1]], 7)
+    (greedy,), _ = tf.nn.ctc_greedy_decoder(logits, lengths)
+    (beam,), logp = tf.nn.ctc_beam_search_decoder(logits, lengths, beam_width=4, top_paths=1)
+    tf.identity(tf.sparse.to_dense(greedy), name="greedy")
+    tf.identity(tf.sparse.to_dense(beam), name="beam")
+    tf.identity(logp, name="logp")
+    return {"outputs": ["greedy", "beam", "logp"], "feeds": {"logits_in": normal(r, (7, BATCH, 5))}}
+
+
+@model("tf1")
+def build_tf1_inception_block(r):
+    """A slim-style Inception block: 1x1 and dilated 3x3 branches with fused
+    batch norms and ReLU6, an average-pool branch, and SegNet's argmax pool."""
+    x = V1.placeholder(tf.float32, [None, 17, 17, 4], name="images")
+
+    def conv(t, k, n, name, rate=1):
+        w = variable(name + "/weights", normal(r, (k, k, t.shape[-1], n), 0.3))
+        y = tf.nn.conv2d(t, w, 1, "SAME", dilations=rate)
+        gamma, beta, mean, var = (variable("%s/bn/%s" % (name, v), value.astype(np.float32))
+                                  for v, value in (
+            ("gamma", r.uniform(0.5, 1.5, n)), ("beta", r.uniform(-0.5, 0.5, n)),
+            ("moving_mean", r.uniform(-0.3, 0.3, n)), ("moving_variance", r.uniform(0.5, 2.0, n))))
+        y = V1.nn.fused_batch_norm(y, gamma, beta, mean=mean, variance=var, is_training=False)[0]
+        return tf.nn.relu6(y)
+    pooled, argmax = tf.nn.max_pool_with_argmax(x, 3, 2, "SAME")
+    y = tf.concat([conv(x, 1, 4, "b0"), conv(conv(x, 1, 3, "b1a"), 3, 4, "b1b", rate=2),
+                   conv(tf.nn.avg_pool2d(x, 3, 1, "SAME"), 1, 2, "b2")], 3)
+    y = tf.reduce_mean(y, [1, 2]) + tf.reduce_mean(pooled, [1, 2, 3])[:, None]
+    tf.nn.softmax(dense(y, 5, "logits", r), name="probs")
+    tf.identity(argmax, name="argmax")
+    return {"outputs": ["probs", "argmax"], "feeds": {"images": normal(r, (BATCH, 17, 17, 4))}}
+
+
 # ------------------------------------------------------------------ TF2
 # A TF2 builder writes a SavedModel to `path` and returns
 #   {"inputs": {signature: {key: value}}}  (first signature: spec.json).
@@ -648,6 +687,144 @@ def build_detection_nms(path, r):
     m.f = f
     save_module(m, path, f)
     return {"inputs": {"serving_default": {"features": normal(r, (16, 8))}}}
+
+
+@model("tf2")
+def build_keras_layers_conv(path, r):
+    """Keras layers beyond the applications': PReLU, depth multipliers, layer
+    and group norms, transposed convolution, bilinear upsampling, padding and
+    cropping, separable 1-D and 2-D convolutions, SELU/softplus/hard sigmoid."""
+    k = keras()
+    inp = k.Input((16, 16, 3), name="image")
+    x = k.layers.PReLU()(k.layers.Conv2D(8, 3, padding="same")(inp))
+    x = k.layers.DepthwiseConv2D(3, padding="same", depth_multiplier=2)(x)
+    x = k.layers.ELU()(k.layers.GroupNormalization(4)(k.layers.LayerNormalization()(x)))
+    x = k.layers.Conv2DTranspose(6, 3, strides=2, padding="same")(x)
+    x = k.layers.MaxPooling2D(4)(k.layers.UpSampling2D(interpolation="bilinear")(x))
+    x = k.layers.Cropping2D(1)(k.layers.ZeroPadding2D(1)(x))
+    x = k.layers.LeakyReLU(0.2)(k.layers.SeparableConv2D(8, 3, activation="selu")(x))
+    y = k.layers.Conv1D(4, 3, activation="softplus")(k.layers.Reshape((-1, 8))(x))
+    y = k.layers.GlobalMaxPooling1D()(k.layers.SeparableConv1D(4, 3, activation="hard_sigmoid")(y))
+    out = k.layers.Concatenate()([y, k.layers.GlobalAveragePooling2D()(x)])
+    export_keras(k.Model(inp, k.layers.Dense(5, activation="softmax")(out)), path)
+    return {"inputs": image_input(r, 16)}
+
+
+@model("tf2")
+def build_keras_conv3d(path, r):
+    """Video: 3-D convolutions (GELU), pooling and a transposed convolution."""
+    k = keras()
+    inp = k.Input((6, 8, 8, 2), name="video")
+    x = k.layers.MaxPooling3D(2)(k.layers.Conv3D(4, 3, padding="same", activation="gelu")(inp))
+    x = k.layers.AveragePooling3D(2)(k.layers.Conv3DTranspose(3, 2, strides=2)(x))
+    export_keras(k.Model(inp, k.layers.GlobalAveragePooling3D()(x)), path)
+    return {"inputs": {"serving_default": {"video": normal(r, (BATCH, 6, 8, 8, 2))}}}
+
+
+@model("tf2")
+def build_keras_attention_rnns(path, r):
+    """A masked embedding, causal multi-head attention, dot-product and
+    additive attention, a bidirectional LSTM, a GRU and a SimpleRNN."""
+    k = keras()
+    inp = k.Input((10,), dtype="int32", name="tokens")
+    x = k.layers.Embedding(50, 16, mask_zero=True)(inp)
+    x = k.layers.LayerNormalization()(x + k.layers.MultiHeadAttention(2, 8)(x, x, use_causal_mask=True))
+    x = x + k.layers.Attention()([x, x]) + k.layers.AdditiveAttention()([x, x])
+    x = k.layers.Bidirectional(k.layers.LSTM(6, return_sequences=True))(x)
+    x = k.layers.SimpleRNN(4)(k.layers.GRU(5, reset_after=True, return_sequences=True)(x))
+    export_keras(k.Model(inp, k.layers.Dense(3)(x)), path)
+    tokens = r.integers(1, 50, (BATCH, 10)).astype(np.int32)
+    tokens[0, 7:] = 0
+    return {"inputs": {"serving_default": {"tokens": tokens}}}
+
+
+@model("tf2")
+def build_keras_preprocessing(path, r):
+    """Keras preprocessing layers exported inside the model: text
+    vectorization, string and integer lookups, hashing, discretization and
+    normalization."""
+    k = keras()
+    m = Module()
+    m.layers = [k.layers.TextVectorization(max_tokens=20, output_sequence_length=6,
+                                           vocabulary=["the", "quick", "brown", "fox", "jumps"]),
+                k.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="one_hot"),
+                k.layers.IntegerLookup(vocabulary=[3, 7, 11]), k.layers.Hashing(num_bins=8, salt=3),
+                k.layers.Discretization(bin_boundaries=[-1.0, 0.0, 1.0]),
+                k.layers.Normalization(mean=[1.0, 2.0], variance=[4.0, 9.0])]
+    m.w = tf.Variable(normal(r, (2,), 1.0))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="text"),
+                                  tf.TensorSpec([None], tf.string, name="category"),
+                                  tf.TensorSpec([None], tf.int64, name="code"),
+                                  tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def f(text, category, code, x):
+        vectorize, strings, integers, hashing, discretize, normalize = m.layers
+        return {"tokens": vectorize(text), "category": strings(category), "code": integers(code),
+                "hashed": hashing(category), "bucket": discretize(x), "normalized": normalize(x) * m.w}
+    m.f = f
+    save_module(m, path, f)
+    return {"inputs": {"serving_default": {
+        "text": np.array([b"The quick brown cat", b"fox jumps over"], object),
+        "category": np.array([b"a", b"z"], object), "code": np.array([7, 5], np.int64),
+        "x": normal(r, (BATCH, 2), 2.0)}}}
+
+
+@model("tf2")
+def build_tf2_loops(path, r):
+    """tf.scan, tf.map_fn, tf.foldl and a TensorArray of dynamic size
+    written in an AutoGraph for loop and concatenated."""
+    m = Module()
+    m.w = tf.Variable(normal(r, (4, 4), 0.5))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 4], tf.float32, name="seq")])
+    def f(seq):
+        steps = tf.transpose(seq, [1, 0, 2])
+        scanned = tf.scan(lambda a, x: tf.tanh(tf.matmul(a, m.w) + x), steps,
+                          initializer=tf.zeros_like(seq[:, 0]))
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(tf.shape(seq)[1]):
+            ta = ta.write(i, tf.reduce_sum(seq[:, i], 1))
+        return {"scan": scanned, "map": tf.map_fn(lambda s: tf.reduce_max(s, 0), seq),
+                "fold": tf.foldl(lambda a, x: a * 0.5 + x, steps), "array": ta.concat()}
+    m.f = f
+    save_module(m, path, f)
+    return {"inputs": {"serving_default": {"seq": normal(r, (BATCH, 5, 4))}}}
+
+
+@model("tf2")
+def build_tf2_array_math(path, r):
+    """Ops of graph nets, transformers and post-processing: roll, sorted
+    segments, searchsorted, patches, diagonals, bit manipulation, sorting,
+    reverse_sequence, unique."""
+    m = Module()
+    m.w = tf.Variable(normal(r, (6, 6), 0.5))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6], tf.float32, name="x"),
+                                  tf.TensorSpec([None], tf.int32, name="lengths")])
+    def f(x, lengths):
+        y = tf.matmul(x, m.w)
+        _, idx = tf.unique(tf.cast(tf.reshape(tf.round(y), [-1]), tf.int32))
+        return {
+            "cumprod": tf.math.cumprod(tf.tanh(y), axis=1, exclusive=True, reverse=True),
+            "sort": tf.sort(y, direction="DESCENDING"), "argsort": tf.argsort(y),
+            "roll": tf.roll(y, 2, 1),
+            "reversed": tf.reverse_sequence(y, lengths, seq_axis=1, batch_axis=0),
+            "unique_idx": idx, "onehot": tf.one_hot(tf.argmax(y, 1), 6),
+            "search": tf.searchsorted(tf.sort(y), tf.zeros_like(y)),
+            "clipped": tf.clip_by_norm(y, 1.0, axes=[1]),
+            "histogram": tf.histogram_fixed_width(y, [-2.0, 2.0], 5),
+            "segment_max": tf.math.segment_max(y, tf.zeros([tf.shape(y)[0]], tf.int32)),
+            "patches": tf.image.extract_patches(tf.reshape(y, [-1, 2, 3, 1]), [1, 2, 2, 1],
+                                                [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+            "depth_to_space": tf.nn.depth_to_space(tf.reshape(y[:, :4], [-1, 1, 1, 4]), 2),
+            "diagonal": tf.linalg.diag_part(tf.linalg.diag(y)),
+            "shifted": tf.bitwise.right_shift(tf.bitcast(y, tf.int32), 3),
+            "lse": tf.reduce_logsumexp(y, 1),
+        }
+    m.f = f
+    save_module(m, path, f)
+    return {"inputs": {"serving_default": {"x": normal(r, (BATCH, 6)),
+                                           "lengths": np.array([3, 6], np.int32)}}}
 
 
 # ------------------------------------------------------------------ writing
