@@ -373,6 +373,12 @@ float cropCoordinate(int64_t I, float Lo, float Hi, float Scale, int64_t CropSiz
   return static_cast<float>(0.5 * static_cast<double>(Lo + Hi) * static_cast<double>(Last));
 }
 
+absl::Status overflowingBox(const KernelContext &Ctx, int64_t B) {
+  return Ctx.invalid(absl::StrCat("box ", B,
+                                  " samples at NaN (its coordinates overflow float): TensorFlow's "
+                                  "kernel would read outside the image"));
+}
+
 } // namespace
 
 absl::StatusOr<Outputs> evalCropAndResize(const KernelContext &Ctx) {
@@ -454,9 +460,10 @@ absl::StatusOr<Outputs> evalCropAndResize(const KernelContext &Ctx) {
       for (int64_t Y = 0; Y < CropH; ++Y) {
         const float InY = cropCoordinate(Y, Y1, Y2, HeightScale, CropH, In.H);
         // A box so large that its arithmetic overflows samples at NaN,
-        // where TensorFlow would read outside the image.
+        // where TensorFlow's kernel reads outside the image (and crashes):
+        // a graph no one can run.
         if (std::isnan(InY))
-          return Ctx.unimplemented("a box whose sampling point is not a number");
+          return overflowingBox(Ctx, B);
         if (InY < 0 || InY > static_cast<float>(In.H - 1)) {
           O = std::fill_n(O, CropW * C, Extrapolation);
           continue;
@@ -464,7 +471,7 @@ absl::StatusOr<Outputs> evalCropAndResize(const KernelContext &Ctx) {
         for (int64_t X = 0; X < CropW; ++X) {
           const float InX = cropCoordinate(X, X1, X2, WidthScale, CropW, In.W);
           if (std::isnan(InX))
-            return Ctx.unimplemented("a box whose sampling point is not a number");
+            return overflowingBox(Ctx, B);
           if (InX < 0 || InX > static_cast<float>(In.W - 1)) {
             O = std::fill_n(O, C, Extrapolation);
             continue;
