@@ -1,15 +1,21 @@
-//===- Resize.cpp - Image resizing, for running graphs --------------------===//
+//===- Resize.cpp - Image resizing and cropping ---------------------------===//
 //
-// TensorFlow's ResizeBilinear (float output) and ResizeNearestNeighbor (the
-// input's dtype), NHWC, with align_corners and half_pixel_centers. Source
-// coordinates, weights and interpolations are computed in float in
-// TensorFlow's order (top row, bottom row, then between them), so results
-// are within rounding of TensorFlow's, usually identical.
+// TensorFlow's ResizeBilinear, ResizeArea (float output) and
+// ResizeNearestNeighbor (the input's dtype), NHWC, with align_corners and
+// half_pixel_centers: source coordinates, weights and interpolations in
+// float in TensorFlow's order (top row, bottom row, then between them), so
+// within rounding of TensorFlow's, usually identical (kernels for running
+// graphs). ResizeBicubic and CropAndResize (float output) follow
+// TensorFlow's CPU kernels step for step (the bicubic weight table, the
+// crop's float and double arithmetic) and are bit for bit its results
+// (scripts/compare_resize_with_tf.py).
 //
 //===----------------------------------------------------------------------===//
 #include "ImageSupport.h"
 
+#include <array>
 #include <cmath>
+#include <limits>
 
 namespace frost::eval {
 
@@ -37,10 +43,13 @@ absl::StatusOr<std::pair<int64_t, int64_t>> resizeSizeInput(const KernelContext 
 
 namespace {
 
-/// How far apart output rows (columns) are in the input's coordinates.
+/// How far apart output rows (columns) are in the input's coordinates
+/// (TensorFlow's CalculateResizeScale: aligning the corners of a single row
+/// aligns nothing).
 float resizeScale(int64_t In, int64_t Out, bool AlignCorners) {
-  return AlignCorners && Out > 1 ? static_cast<float>(In - 1) / static_cast<float>(Out - 1)
-                                 : static_cast<float>(In) / static_cast<float>(Out);
+  return AlignCorners && In > 1 && Out > 1
+             ? static_cast<float>(In - 1) / static_cast<float>(Out - 1)
+             : static_cast<float>(In) / static_cast<float>(Out);
 }
 
 /// The two input rows (columns) an output row reads and the weight of the
@@ -89,9 +98,14 @@ absl::StatusOr<ResizePlan> planResize(const KernelContext &Ctx, tensorflow::Data
   ResizePlan P;
   FROST_ASSIGN_OR_RETURN(P.AlignCorners, Ctx.boolAttr("align_corners", false));
   FROST_ASSIGN_OR_RETURN(P.HalfPixelCenters, Ctx.boolAttr("half_pixel_centers", false));
-  FROST_ASSIGN_OR_RETURN(P.In, imageShapeOf(Ctx, 0, DataFormat::NHWC, "input"));
+  // ImageResizerState's checks, in its order.
   if (P.HalfPixelCenters && P.AlignCorners)
     return Ctx.invalid("If half_pixel_centers is True, align_corners must be False.");
+  FROST_ASSIGN_OR_RETURN(P.In, imageShapeOf(Ctx, 0, DataFormat::NHWC, "input"));
+  if (P.In.C <= 0)
+    return Ctx.invalid("image must have at least one channel");
+  if (P.In.H <= 0 || P.In.W <= 0)
+    return Ctx.invalid("input image must be of non-zero size");
   FROST_ASSIGN_OR_RETURN(auto Size, resizeSizeInput(Ctx, 1, P.In));
   P.Out = ImageShape{P.In.N, Size.first, Size.second, P.In.C};
   FROST_RETURN_IF_ERROR(checkImageOutput(Ctx, OutType, P.Out));
@@ -238,6 +252,256 @@ absl::StatusOr<Outputs> evalResizeArea(const KernelContext &Ctx) {
             *O = Sum * Scale;
           }
       }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+namespace {
+
+/// Entries of TensorFlow's table of cubic weights: 1024 steps between two
+/// input pixels.
+constexpr int64_t BicubicTableSize = 1024;
+
+/// TensorFlow's table of cubic convolution weights for coefficient `A`:
+/// entry 2i is the weight of a tap i/1024 of a pixel away, 2i+1 of a tap
+/// 1 + i/1024 away; computed in double from the float offset, stored as
+/// float.
+std::vector<float> bicubicTable(double A) {
+  std::vector<float> Table(static_cast<size_t>((BicubicTableSize + 1) * 2));
+  for (int64_t I = 0; I <= BicubicTableSize; ++I) {
+    float X = static_cast<float>(static_cast<double>(I) / BicubicTableSize);
+    Table[2 * I] = static_cast<float>(((A + 2) * X - (A + 3)) * X * X + 1);
+    X = static_cast<float>(X + 1.0);
+    Table[2 * I + 1] = static_cast<float>(((A * X - 5 * A) * X + 8 * A) * X - 4 * A);
+  }
+  return Table;
+}
+
+/// The four input rows (columns) an output row reads, and their weights.
+struct CubicTaps {
+  std::array<int64_t, 4> Index{};
+  std::array<float, 4> Weight{};
+};
+
+/// The taps of output row (column) `Out` over `Limit` input rows, as
+/// TensorFlow's GetWeightsAndIndices computes them: the weights of the
+/// nearest table entry; with half-pixel centers (Keys' cubic) taps outside
+/// the image weigh 0 and the rest are renormalized, else the edge pixel is
+/// repeated.
+CubicTaps cubicTaps(int64_t Out, float Scale, int64_t Limit, bool HalfPixelCenters,
+                    const std::vector<float> &Table) {
+  const float InF = HalfPixelCenters ? (static_cast<float>(Out) + 0.5f) * Scale - 0.5f
+                                     : static_cast<float>(Out) * Scale;
+  const int64_t In = static_cast<int64_t>(std::floor(InF));
+  const float Delta = InF - static_cast<float>(In);
+  const int64_t Offset = std::lrint(Delta * static_cast<float>(BicubicTableSize));
+  const std::array<float, 4> FromTable = {Table[Offset * 2 + 1], Table[Offset * 2],
+                                          Table[(BicubicTableSize - Offset) * 2],
+                                          Table[(BicubicTableSize - Offset) * 2 + 1]};
+  CubicTaps T;
+  for (int64_t K = 0; K < 4; ++K) {
+    const int64_t Wanted = In - 1 + K;
+    T.Index[K] = std::min(Limit - 1, std::max<int64_t>(0, Wanted));
+    T.Weight[K] = !HalfPixelCenters || T.Index[K] == Wanted ? FromTable[K] : 0.0f;
+  }
+  if (HalfPixelCenters) {
+    const float Sum = T.Weight[0] + T.Weight[1] + T.Weight[2] + T.Weight[3];
+    if (std::abs(Sum) >= 1000.0f * std::numeric_limits<float>::min()) {
+      const float OneOverSum = 1.0f / Sum;
+      for (float &W : T.Weight)
+        W *= OneOverSum;
+    }
+  }
+  return T;
+}
+
+/// The weighted sum of four values, in float, left to right.
+float cubicSum(const std::array<float, 4> &W, float V0, float V1, float V2, float V3) {
+  return V0 * W[0] + V1 * W[1] + V2 * W[2] + V3 * W[3];
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalResizeBicubic(const KernelContext &Ctx) {
+  // Each output pixel: the four tap columns, each interpolated down its four
+  // tap rows, then interpolated across; in float in TensorFlow's order.
+  FROST_ASSIGN_OR_RETURN(ResizePlan P, planResize(Ctx, tensorflow::DT_FLOAT));
+  const TensorData &Images = Ctx.input(0);
+  return dispatch<ResizeTypes>(Ctx, Images.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    const std::vector<float> Table = bicubicTable(P.HalfPixelCenters ? -0.5 : -0.75);
+    const float HeightScale = resizeScale(P.In.H, P.Out.H, P.AlignCorners);
+    const float WidthScale = resizeScale(P.In.W, P.Out.W, P.AlignCorners);
+    std::vector<CubicTaps> Xs;
+    for (int64_t X = 0; X < P.Out.W; ++X)
+      Xs.push_back(cubicTaps(X, WidthScale, P.In.W, P.HalfPixelCenters, Table));
+    const std::vector<float> In = elementsAs<T, float>(Images);
+    OutputOf<float> Out(P.Out.dims(DataFormat::NHWC));
+    const int64_t C = P.In.C, Row = P.In.W * C;
+    float *O = Out.data();
+    for (int64_t N = 0; N < P.In.N; ++N)
+      for (int64_t Y = 0; Y < P.Out.H; ++Y) {
+        const CubicTaps Ys = cubicTaps(Y, HeightScale, P.In.H, P.HalfPixelCenters, Table);
+        const float *Image = In.data() + N * P.In.H * Row;
+        const float *R0 = Image + Ys.Index[0] * Row, *R1 = Image + Ys.Index[1] * Row;
+        const float *R2 = Image + Ys.Index[2] * Row, *R3 = Image + Ys.Index[3] * Row;
+        for (const CubicTaps &X : Xs)
+          for (int64_t K = 0; K < C; ++K, ++O) {
+            std::array<float, 4> Column;
+            for (size_t J = 0; J < 4; ++J) {
+              const int64_t At = X.Index[J] * C + K;
+              Column[J] = cubicSum(Ys.Weight, R0[At], R1[At], R2[At], R3[At]);
+            }
+            *O = cubicSum(X.Weight, Column[0], Column[1], Column[2], Column[3]);
+          }
+      }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+namespace {
+
+/// Where crop row (column) `I` of `CropSize` samples a box side running from
+/// `Lo` to `Hi` (normalized) in an image side of `Size` pixels, in
+/// TensorFlow's arithmetic: `Scale` is (Hi - Lo) * (Size - 1) / (CropSize -
+/// 1) in float, and a crop of size 1 samples the middle, computed in double.
+float cropCoordinate(int64_t I, float Lo, float Hi, float Scale, int64_t CropSize,
+                     int64_t Size) {
+  const float Last = static_cast<float>(Size - 1);
+  if (CropSize > 1)
+    return Lo * Last + static_cast<float>(I) * Scale;
+  return static_cast<float>(0.5 * static_cast<double>(Lo + Hi) * static_cast<double>(Last));
+}
+
+absl::Status overflowingBox(const KernelContext &Ctx, int64_t B) {
+  return Ctx.invalid(absl::StrCat("box ", B,
+                                  " samples at NaN (its coordinates overflow float): TensorFlow's "
+                                  "kernel would read outside the image"));
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalCropAndResize(const KernelContext &Ctx) {
+  // TensorFlow's crop_and_resize_op.cc: its checks and messages in its
+  // order, then per box and crop pixel the sampling point; points outside
+  // the image get extrapolation_value, the others are read bilinearly
+  // (float lerps: top row, bottom row, between them) or from the nearest
+  // pixel (roundf).
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(4));
+  FROST_ASSIGN_OR_RETURN(std::string Method, Ctx.stringAttr("method", "bilinear"));
+  if (Method != "bilinear" && Method != "nearest")
+    return Ctx.invalid(absl::StrCat("method must be 'bilinear' or 'nearest'", Method));
+  FROST_ASSIGN_OR_RETURN(float Extrapolation, Ctx.floatAttr("extrapolation_value", 0.0f));
+  const TensorData &Images = Ctx.input(0), &Boxes = Ctx.input(1), &BoxIndex = Ctx.input(2),
+                   &CropSize = Ctx.input(3);
+  if (Boxes.dtype() != tensorflow::DT_FLOAT || BoxIndex.dtype() != tensorflow::DT_INT32 ||
+      CropSize.dtype() != tensorflow::DT_INT32)
+    return Ctx.unimplemented("boxes other than float, box_ind or crop_size other than int32");
+  if (Images.shape().size() != 4)
+    return Ctx.invalid(absl::StrCat("input image must be 4-D", shapeOf(Images)));
+  const ImageShape In{Images.shape()[0], Images.shape()[1], Images.shape()[2],
+                      Images.shape()[3]};
+  if (In.H <= 0 || In.W <= 0)
+    return Ctx.invalid("image dimensions must be positive");
+  if (Boxes.shape().size() != 2)
+    return Ctx.invalid(absl::StrCat("boxes must be 2-D, got: ", shapeOf(Boxes)));
+  if (BoxIndex.shape().size() != 1)
+    return Ctx.invalid(absl::StrCat("box_indices must be rank 1 but is shape ", shapeOf(BoxIndex)));
+  int64_t NumBoxes = 0;
+  if (Boxes.numElements() != 0 || BoxIndex.numElements() != 0) {
+    NumBoxes = Boxes.shape()[0];
+    if (Boxes.shape()[1] != 4)
+      return Ctx.invalid("boxes must have 4 columns");
+    if (BoxIndex.shape()[0] != NumBoxes)
+      return Ctx.invalid("box_index has incompatible shape");
+  }
+  if (CropSize.shape().size() != 1)
+    return Ctx.invalid(absl::StrCat("crop_size must be 1-D", shapeOf(CropSize)));
+  if (CropSize.shape()[0] != 2)
+    return Ctx.invalid(absl::StrCat("crop_size must have two elements", shapeOf(CropSize)));
+  ElementsOf<int32_t> Crop(CropSize);
+  const int64_t CropH = Crop[0], CropW = Crop[1];
+  if (CropH <= 0 || CropW <= 0)
+    return Ctx.invalid("crop dimensions must be positive");
+  const ImageShape OutShape{NumBoxes, CropH, CropW, In.C};
+  FROST_RETURN_IF_ERROR(checkImageOutput(Ctx, tensorflow::DT_FLOAT, OutShape));
+  ElementsOf<int32_t> Index(BoxIndex);
+  for (int64_t B = 0; B < NumBoxes; ++B)
+    if (Index[B] < 0 || Index[B] >= In.N)
+      return absl::OutOfRangeError(
+          absl::StrCat(Ctx.op().str(), ": box_index has values outside [0, batch_size)"));
+  ElementsOf<float> Box(Boxes);
+  for (int64_t I = 0; I < Box.size(); ++I)
+    if (!std::isfinite(Box[I]))
+      return Ctx.invalid("Boxes contains at least one element that is not finite");
+
+  // TensorFlow's real number types but bfloat16.
+  constexpr unsigned CropTypes = Float32 | Float64 | Half | Int8 | UInt8 | Int16 | UInt16 |
+                                 Int32 | Int64;
+  return dispatch<CropTypes>(Ctx, Images.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    ElementsOf<T> Image(Images);
+    OutputOf<float> Out(OutShape.dims(DataFormat::NHWC));
+    const int64_t C = In.C;
+    auto Pixel = [&](int64_t N, int64_t Y, int64_t X) {
+      return Image.data() + ((N * In.H + Y) * In.W + X) * C;
+    };
+    float *O = Out.data();
+    for (int64_t B = 0; B < NumBoxes; ++B) {
+      const float Y1 = Box[B * 4], X1 = Box[B * 4 + 1], Y2 = Box[B * 4 + 2],
+                  X2 = Box[B * 4 + 3];
+      const int64_t N = Index[B];
+      const float HeightScale =
+          CropH > 1 ? (Y2 - Y1) * static_cast<float>(In.H - 1) / static_cast<float>(CropH - 1)
+                    : 0.0f;
+      const float WidthScale =
+          CropW > 1 ? (X2 - X1) * static_cast<float>(In.W - 1) / static_cast<float>(CropW - 1)
+                    : 0.0f;
+      for (int64_t Y = 0; Y < CropH; ++Y) {
+        const float InY = cropCoordinate(Y, Y1, Y2, HeightScale, CropH, In.H);
+        // A box so large that its arithmetic overflows samples at NaN,
+        // where TensorFlow's kernel reads outside the image (and crashes):
+        // a graph no one can run.
+        if (std::isnan(InY))
+          return overflowingBox(Ctx, B);
+        if (InY < 0 || InY > static_cast<float>(In.H - 1)) {
+          O = std::fill_n(O, CropW * C, Extrapolation);
+          continue;
+        }
+        for (int64_t X = 0; X < CropW; ++X) {
+          const float InX = cropCoordinate(X, X1, X2, WidthScale, CropW, In.W);
+          if (std::isnan(InX))
+            return overflowingBox(Ctx, B);
+          if (InX < 0 || InX > static_cast<float>(In.W - 1)) {
+            O = std::fill_n(O, C, Extrapolation);
+            continue;
+          }
+          if (Method == "nearest") {
+            const T *P = Pixel(N, static_cast<int64_t>(std::round(InY)),
+                               static_cast<int64_t>(std::round(InX)));
+            for (int64_t K = 0; K < C; ++K)
+              *O++ = static_cast<float>(P[K]);
+            continue;
+          }
+          const int64_t Top = static_cast<int64_t>(std::floor(InY));
+          const int64_t Bottom = static_cast<int64_t>(std::ceil(InY));
+          const int64_t Left = static_cast<int64_t>(std::floor(InX));
+          const int64_t Right = static_cast<int64_t>(std::ceil(InX));
+          const float YLerp = InY - static_cast<float>(Top);
+          const float XLerp = InX - static_cast<float>(Left);
+          const T *TL = Pixel(N, Top, Left), *TR = Pixel(N, Top, Right);
+          const T *BL = Pixel(N, Bottom, Left), *BR = Pixel(N, Bottom, Right);
+          for (int64_t K = 0; K < C; ++K) {
+            const float TopLeft = static_cast<float>(TL[K]), TopRight = static_cast<float>(TR[K]);
+            const float BottomLeft = static_cast<float>(BL[K]);
+            const float BottomRight = static_cast<float>(BR[K]);
+            const float TopValue = TopLeft + (TopRight - TopLeft) * XLerp;
+            const float BottomValue = BottomLeft + (BottomRight - BottomLeft) * XLerp;
+            *O++ = TopValue + (BottomValue - TopValue) * YLerp;
+          }
+        }
+      }
+    }
     return Outputs{std::move(Out).finish()};
   });
 }
