@@ -252,8 +252,9 @@ def frost_run_check(tools, frozen, spec, model_dir, suffix, init, work, label, r
 
 
 def tamper(tools, frozen, freeze_report, source, flags, work, label, optimized=False):
-    """Scales the largest float Const from a variable by 1.01 (optimized: the
-    largest float Const, folded weights included, which no checkpoint holds);
+    """Scales the largest float Const from a variable that scaling changes by
+    1.01 (optimized: the largest float Const, folded weights included, which
+    no checkpoint holds);
     returns (ok, description). Plain graphs: frost-verify must exit 1 naming
     the node. Optimized graphs: only the numeric check can see it, and must,
     unless the outputs are NOT CHECKED. When the numeric check sees no output
@@ -273,11 +274,15 @@ def tamper(tools, frozen, freeze_report, source, flags, work, label, optimized=F
                       for v in freeze_report.get("variables", []) if v["name"] in consts]
     if not candidates:
         return True, "no float weight%s" % ("" if optimized else " from a variable")
-    _, name = max(candidates)
-    value = tf.make_ndarray(consts[name].attr["value"].tensor)
-    changed = value * value.dtype.type(TAMPER_SCALE)
-    if np.array_equal(changed, value):
-        return True, "%s: all zero, scaling changes nothing" % name
+    # The largest weight that scaling changes (a fresh PReLU's alphas are
+    # all zero, and 1.01 times zero is no tamper).
+    for _, name in sorted(candidates, reverse=True):
+        value = tf.make_ndarray(consts[name].attr["value"].tensor)
+        changed = value * value.dtype.type(TAMPER_SCALE)
+        if not np.array_equal(changed, value):
+            break
+    else:
+        return True, "no float weight%s that scaling changes" % ("" if optimized else " from a variable")
     consts[name].attr["value"].tensor.CopyFrom(tf.make_tensor_proto(changed))
     path = os.path.join(work, label + ".tampered.pb")
     flags = flags + (["--optimize"] if optimized else [])

@@ -47,8 +47,10 @@ absl::Status readInputFiles(Context &Ctx, const RunGraphOptions &O, run::RunOpti
   }
   for (const std::string &Path : O.InputArchives) {
     FROST_ASSIGN_OR_RETURN(run::NamedTensors Arrays, run::readNpz(Ctx, Path, O.Numeric.Budget.MaxTensorBytes));
+    Run.FromBundle.resize(Run.Inputs.size());
     for (auto &[Name, T] : Arrays) {
       Run.InputOrigins.push_back(absl::StrCat(Path, ": entry '", Name, ".npy'"));
+      Run.FromBundle.push_back(true);
       Run.Inputs.emplace_back(std::move(Name), std::move(T));
     }
   }

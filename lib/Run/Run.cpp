@@ -173,6 +173,8 @@ absl::StatusOr<RunResult> runModel(const RunnableModel &M, const RunOptions &Opt
     if (!isPlaceholderOp(N.op()) || Ref->Port > 0)
       return absl::InvalidArgumentError(absl::StrCat(
           Origin, ": ", quoted(Tensor), " is a ", N.op().str(), ", not a placeholder to feed"));
+    if (!Needed[N.id()] && I < Options.FromBundle.size() && Options.FromBundle[I])
+      continue;
     if (!Needed[N.id()])
       return absl::InvalidArgumentError(absl::StrCat(
           Origin, ": the outputs (", absl::StrJoin(M.Outputs, ", "), ") do not need ",

@@ -50,7 +50,7 @@ ArgParser makeParser(RunCommandLine &C) {
          Inputs});
   P.add({{"inputs"}, K::Value, "FILE.npz",
          "Feed each array of FILE.npz (numpy.savez) to the input of its\n"
-         "name; repeatable",
+         "name (an input the outputs do not need is skipped); repeatable",
          [&C](llvm::StringRef V) {
            C.Job.InputArchives.push_back(V.str());
            return absl::OkStatus();

@@ -76,6 +76,11 @@ struct RunOptions {
   /// Where each input came from, for messages ("in.npz: entry 'x'"); by
   /// index into Inputs (missing: "input 'x'").
   std::vector<std::string> InputOrigins;
+  /// By index into Inputs: an entry of an input bundle (`--inputs
+  /// FILE.npz`, one file for all of a model's inputs), skipped when the
+  /// outputs do not need its placeholder, as a session skips a feed nothing
+  /// reads. An input named alone must be needed (missing: false).
+  std::vector<bool> FromBundle;
   /// Feed the placeholders Inputs leave out with seeded random values, as
   /// frost-verify does (Numeric.Seed, Numeric.InputShapes).
   bool RandomInputs = false;
