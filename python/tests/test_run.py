@@ -1,6 +1,7 @@
 """frost.run: the model run on numpy arrays, as frost-run runs it (test/Tools/frost-run.test's
 graph, y = x * 2 + 1, n = int32(y), big = y > 4; and the hand-written model of conftest, add =
 x * v1 + v2 with v1 = 2, v2 = 3). Values by hand."""
+import concurrent.futures
 import os
 
 import pytest
@@ -27,6 +28,28 @@ def test_many_calls_in_one_process_each_with_its_own_inputs():
     for k in range(50):
         x = np.full((k % 3 + 1, 3), k, np.float32)
         np.testing.assert_array_equal(frost.run(GRAPH, {"x:0": x}, "y")["y:0"], x * 2 + 1)
+
+
+def test_calls_on_four_threads_each_get_their_own_outputs(model):
+    """Runs of a frozen graph and of a source model (frozen first), and
+    refusals, interleaved on four threads: each call's outputs are its own
+    inputs' (by hand), and a failing call never reaches another."""
+    def job(k):
+        x = np.full((k % 4 + 1, 3), k, np.float32)
+        if k % 3 == 2:
+            try:
+                frost.run(GRAPH, {"x": x.astype(np.float64)}, "y")
+            except frost.FrostError as e:
+                return "refused" if "float64, but placeholder 'x' is float32" in str(e) else str(e)
+            return "not refused"
+        if k % 3 == 1:
+            got = frost.run(str(model), {"x": x[:, :1]}, "add")["add:0"]
+            return np.array_equal(got, x[:, :1] * 2 + 3)
+        return np.array_equal(frost.run(GRAPH, {"x": x}, "y")["y:0"], x * 2 + 1)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(job, range(60)))
+    assert results == ["refused" if k % 3 == 2 else True for k in range(60)]
 
 
 def test_a_source_model_is_frozen_first(model):
