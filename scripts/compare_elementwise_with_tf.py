@@ -49,6 +49,13 @@ TRANSCENDENTAL = {"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Erf", "Rsq
 # folded); their cases ask the oracle for Exactness::WithinRounding.
 RUN_KERNELS = {"Asin", "Acos", "Atan", "Atan2", "Atanh", "ResizeArea", "RFFT", "IRFFT",
                "AdjustContrastv2"}
+# Ops with a run kernel for complex dtypes only (their real dtypes fold).
+COMPLEX_RUN_KERNELS = {"Exp", "Mul"}
+
+
+def within_rounding(case):
+    return case.op in RUN_KERNELS or (case.op in COMPLEX_RUN_KERNELS and case.dtype.is_complex)
+
 
 # Ops compared by their largest error over the largest magnitude of the
 # case's output, in float epsilons (an FFT's error is spread over a row, so
@@ -63,9 +70,11 @@ UNARY_FLOAT = ["Sqrt", "Rsqrt", "Reciprocal", "Inv", "Exp", "Expm1", "Log", "Log
 OPS = {}
 for op in UNARY_FLOAT:
     OPS[op] = (["features"] if op in ("Softplus", "Elu", "Selu", "Softsign") else ["x"], FLOATS)
+OPS["Exp"] = (["x"], FLOATS + COMPLEX)
 OPS.update({
     "Abs": (["x"], FLOATS + SIGNED),
-    "Neg": (["x"], FLOATS + SIGNED),
+    "Neg": (["x"], FLOATS + SIGNED + COMPLEX),
+    "Conj": (["input"], COMPLEX),
     "Sign": (["x"], FLOATS + SIGNED),
     "Square": (["x"], NUMBERS),
     "Round": (["x"], FLOATS),
@@ -80,10 +89,10 @@ OPS.update({
     "Xlogy": (["x", "y"], FLOATS),
     "Xdivy": (["x", "y"], FLOATS),
     "DivNoNan": (["x", "y"], FLOATS),
-    "Add": (["x", "y"], FLOATS + SIGNED + [tf.uint8, tf.string]),
-    "AddV2": (["x", "y"], NUMBERS),
-    "Sub": (["x", "y"], NUMBERS),
-    "Mul": (["x", "y"], NUMBERS),
+    "Add": (["x", "y"], FLOATS + SIGNED + [tf.uint8, tf.string] + COMPLEX),
+    "AddV2": (["x", "y"], NUMBERS + COMPLEX),
+    "Sub": (["x", "y"], NUMBERS + COMPLEX),
+    "Mul": (["x", "y"], NUMBERS + COMPLEX),
     "RealDiv": (["x", "y"], FLOATS),
     "Div": (["x", "y"], NUMBERS),
     "TruncateDiv": (["x", "y"], NUMBERS),
@@ -150,8 +159,41 @@ def numpy_dtype(dt):
     return dt.as_numpy_dtype
 
 
+# Complex parts: besides FLOAT_SPECIALS, imaginary parts near multiples of
+# pi/2 and past psincos_float's Payne-Hanek thresholds (18838, 25966), real
+# parts where exp overflows or underflows.
+COMPLEX_SPECIALS = [np.pi / 2, -np.pi, 3 * np.pi / 2, 18838.0, 20000.5, 25966.0, 1e5, 3e38,
+                    88.72, -103.9, 709.78, -745.2]
+
+
+def complex_values(rng, dt, n, op):
+    """n complex values: parts drawn as floats (random_values' specials),
+    then some parts replaced by COMPLEX_SPECIALS, some zeroed, some huge or
+    tiny, so that each special meets each kind of other part."""
+    part = tf.float32 if dt == tf.complex64 else tf.float64
+    z = np.zeros(n, numpy_dtype(dt))
+    if n == 0:
+        return z
+    re, im = (random_values(rng, part, n, op, 0) for _ in range(2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for v in (re, im):
+            k = max(1, n // 6)
+            v[rng.choice(n, k, replace=False)] = rng.choice(COMPLEX_SPECIALS + FLOAT_SPECIALS, k)
+            k = max(1, n // 10)
+            v[rng.choice(n, k, replace=False)] = rng.choice([0.0, -0.0], k)
+            k = max(1, n // 10)
+            v[rng.choice(n, k, replace=False)] = rng.normal(0, 1, k) * 10.0 ** rng.integers(-40, 39, k)
+        if op == "Exp":  # Mostly where exp(re) is finite and cis(im) is not trivial.
+            re = np.where(rng.random(n) < 0.5, rng.normal(0, 5, n), re)
+            im = np.where(rng.random(n) < 0.3, rng.normal(0, 1e4, n), im)
+        z.real, z.imag = re.astype(numpy_dtype(part)), im.astype(numpy_dtype(part))
+    return z
+
+
 def random_values(rng, dt, n, op, role):
     """n values of dtype dt suited to `op`'s argument `role`."""
+    if dt.is_complex:
+        return complex_values(rng, dt, n, op)
     if dt == tf.bool:
         return rng.integers(0, 2, n).astype(bool)
     if dt == tf.string:
@@ -467,6 +509,8 @@ def make_cases(ops, rng):
     # AddN's cases draw from their own stream: the other ops' cases stay
     # those of the same seed without AddN.
     addn_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
+    # So do the complex cases of the other ops.
+    complex_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
     for op in ops:
         names, dtypes = OPS[op]
         for dt in dtypes:
@@ -532,7 +576,8 @@ def make_cases(ops, rng):
                 ins = []
                 for role, shape in enumerate(shapes):
                     n = int(np.prod(shape)) if shape else 1
-                    ins.append((random_values(rng, dt, n, op, role).reshape(shape), dt))
+                    ins.append((random_values(complex_rng if dt.is_complex else rng, dt, n, op,
+                                              role).reshape(shape), dt))
                 attrs = {}
                 if op == "LeakyRelu":
                     attrs["alpha"] = float(rng.choice([0.2, 0.5, 2.7, -1.5]))
@@ -714,7 +759,7 @@ def main():
     results_path = os.path.join(workdir, "results.json")
     with open(cases_path, "w") as f:
         json.dump({"cases": [{"op": c.op, "attrs": attr_json(c.attrs),
-                              "within_rounding": c.op in RUN_KERNELS,
+                              "within_rounding": within_rounding(c),
                               "inputs": [tensor_json(a, d) for a, d in c.inputs]}
                              for c in cases]}, f)
     env = dict(os.environ, FROST_EVAL_CASES=cases_path, FROST_EVAL_RESULTS=results_path)

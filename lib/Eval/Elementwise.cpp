@@ -3,7 +3,9 @@
 // TensorFlow's binary cwise_op_*.cc kernels, bias_op and aggregate_ops (AddN):
 // Eigen's scalar functors over the flat elements, vectorized as TensorFlow's
 // are, broadcast as BCast does. Each kernel accepts the dtypes TensorFlow
-// registers on the CPU; complex dtypes are Unimplemented, except in AddN.
+// registers on the CPU. Complex numbers are added, subtracted and summed
+// (AddN) by parts, bit for bit; complex Mul is a kernel for running graphs
+// only (evalMulWithComplex); other complex ops are Unimplemented.
 //
 // Signed integer arithmetic wraps, as it does in TensorFlow's compiled
 // kernels, computed in the unsigned type so it is defined. Transcendental
@@ -161,10 +163,13 @@ absl::StatusOr<Outputs> evalIdentity(const KernelContext &Ctx) {
 // AddV2 for every number type.
 absl::StatusOr<Outputs> evalAdd(const KernelContext &Ctx) {
   auto Sum = addition();
-  if (Ctx.op() == "AddV2")
-    return binary<Numbers>(Ctx, Sum);
   FROST_RETURN_IF_ERROR(checkBinary(Ctx));
   const TensorData &X = Ctx.input(0), &Y = Ctx.input(1);
+  // Complex sums are the sums of the parts, in TensorFlow's packets and tail.
+  if (isComplexType(X.dtype()))
+    return complexBinary(Ctx, [](auto A, auto B) { return A + B; });
+  if (Ctx.op() == "AddV2")
+    return binary<Numbers>(Ctx, Sum);
   if (X.dtype() != DT_STRING)
     return binary < Floats | SignedInts | UInt8 > (Ctx, Sum);
   FROST_ASSIGN_OR_RETURN(StringBroadcast B, broadcastStrings(Ctx, X, Y));
@@ -202,11 +207,39 @@ absl::StatusOr<Outputs> evalAddN(const KernelContext &Ctx) {
 }
 
 absl::StatusOr<Outputs> evalSub(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(checkBinary(Ctx));
+  if (isComplexType(Ctx.input(0).dtype()))
+    return complexBinary(Ctx, [](auto A, auto B) { return A - B; });
   return binary<Numbers>(Ctx, wrapping([](auto A, auto B) { return A - B; }));
 }
 
 absl::StatusOr<Outputs> evalMul(const KernelContext &Ctx) {
   return binary<Numbers>(Ctx, wrapping([](auto A, auto B) { return A * B; }));
+}
+
+// Complex Mul, for running graphs: TensorFlow's AVX packets multiply
+// schoolbook-style, (ac - bd) + (ad + bc)i with no FMA, where an infinite
+// operand can give NaN + NaN i; the n % packet elements of its scalar tail
+// take C's product (__mulsc3), which recovers the infinities. Frost splits
+// the flat output as TensorFlow's executor does: bit for bit over seeds 1-3
+// (scripts/compare_elementwise_with_tf.py), but a tensor TensorFlow's
+// threads or broadcasting blocks split elsewhere has its tails elsewhere,
+// so this is never folded. Real dtypes are the bitwise evalMul.
+absl::StatusOr<Outputs> evalMulWithComplex(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(checkBinary(Ctx));
+  if (!isComplexType(Ctx.input(0).dtype()))
+    return evalMul(Ctx);
+  return complexBinary(Ctx, [](auto A, auto B) {
+    using C = ScalarOf<decltype(A)>;
+    const Eigen::Index N = A.size(), Body = N - N % complexPacketSize<C>();
+    return Eigen::Array<C, Eigen::Dynamic, 1>::NullaryExpr(N, [A, B, Body](Eigen::Index I) {
+      const C X = A[I], Y = B[I];
+      if (I >= Body)
+        return X * Y;
+      return C(X.real() * Y.real() - X.imag() * Y.imag(),
+               X.real() * Y.imag() + X.imag() * Y.real());
+    });
+  });
 }
 
 absl::StatusOr<Outputs> evalRealDiv(const KernelContext &Ctx) {

@@ -15,6 +15,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <type_traits>
 
@@ -220,6 +221,39 @@ absl::StatusOr<Outputs> binary(const KernelContext &Ctx, Fn &&Expr, const bool *
     return Outputs{std::move(Out)};
   });
 }
+
+inline bool isComplexType(tensorflow::DataType DType) {
+  return DType == tensorflow::DT_COMPLEX64 || DType == tensorflow::DT_COMPLEX128;
+}
+
+/// `F(TypeTag<std::complex<float|double>>)` for a complex64 or complex128
+/// `DType` (the caller checked isComplexType).
+template <typename Fn> absl::StatusOr<Outputs> dispatchComplex(tensorflow::DataType DType, Fn &&F) {
+  if (DType == tensorflow::DT_COMPLEX64)
+    return F(TypeTag<std::complex<float>>{});
+  return F(TypeTag<std::complex<double>>{});
+}
+
+/// A unary op of a complex input: `Expr(array)` is an Eigen expression.
+template <typename Fn> absl::StatusOr<Outputs> complexUnary(const KernelContext &Ctx, Fn &&Expr) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  return dispatchComplex(Ctx.input(0).dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    return Outputs{unaryMap<T>(Ctx.input(0), Expr)};
+  });
+}
+
+/// A binary op of complex inputs (checked by checkBinary first).
+template <typename Fn> absl::StatusOr<Outputs> complexBinary(const KernelContext &Ctx, Fn &&Expr) {
+  return dispatchComplex(Ctx.input(0).dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    FROST_ASSIGN_OR_RETURN(TensorData Out, binaryMap<T>(Ctx, Expr));
+    return Outputs{std::move(Out)};
+  });
+}
+
+/// Complex elements in one of TensorFlow's AVX packets (Packet4cf, Packet2cd).
+template <typename C> constexpr int64_t complexPacketSize() { return 32 / sizeof(C); }
 
 /// `Fn(x, y)` on values of the wrapping type, cast back.
 template <typename Fn> auto wrapping(Fn F) {

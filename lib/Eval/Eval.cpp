@@ -20,7 +20,8 @@ namespace frost::eval {
 namespace {
 
 /// The kernels of `Needed` exactness: the bitwise ones, and with
-/// WithinRounding those for running graphs too.
+/// WithinRounding those for running graphs too (an op's run kernel in place
+/// of its bitwise one: it adds dtypes, e.g. complex Exp).
 const llvm::StringMap<KernelFn> &kernels(Exactness Needed) {
   static const llvm::StringMap<KernelFn> Bitwise = [] {
     llvm::StringMap<KernelFn> T;
@@ -30,7 +31,7 @@ const llvm::StringMap<KernelFn> &kernels(Exactness Needed) {
   }();
   static const llvm::StringMap<KernelFn> WithinRounding = [] {
     llvm::StringMap<KernelFn> T = Bitwise;
-#define FROST_RUN_KERNEL(OP, FN) T.try_emplace(OP, &FN);
+#define FROST_RUN_KERNEL(OP, FN) T.insert_or_assign(OP, &FN);
 #include "Kernels.def"
     return T;
   }();

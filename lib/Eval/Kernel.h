@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include <complex>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -132,6 +133,8 @@ FROST_DTYPE(uint16_t, DT_UINT16)
 FROST_DTYPE(uint32_t, DT_UINT32)
 FROST_DTYPE(uint64_t, DT_UINT64)
 FROST_DTYPE(bool, DT_BOOL)
+FROST_DTYPE(std::complex<float>, DT_COMPLEX64)
+FROST_DTYPE(std::complex<double>, DT_COMPLEX128)
 #undef FROST_DTYPE
 
 /// Calls `F(TypeTag<T>{})` with the C++ type of `DType` when `DType` is in

@@ -1,6 +1,6 @@
 //===- Rearrange.cpp - Ops that move blocks of elements between dims ------===//
 //
-// TensorFlow's identity_n_op.cc, spacetobatch_op.cc, batchtospace_op.cc,
+// TensorFlow's identity_n_op.cc, reverse_sequence_op.cc, spacetobatch_op.cc, batchtospace_op.cc,
 // spacetodepth_op.cc and depthtospace_op.cc (NHWC, the only layout their CPU
 // kernels take), with their checks and messages. Elements are moved as bytes
 // or strings (ArraySupport.h), so every registered dtype is one code path.
@@ -267,6 +267,53 @@ absl::StatusOr<Outputs> evalDepthToSpace(const KernelContext &Ctx) {
                    ((B * S[1] + H / Bs) * S[2] + W / Bs) * S[3] +
                        ((H % Bs) * Bs + W % Bs) * Depth,
                    Depth);
+  return Outputs{std::move(Out).finish()};
+}
+
+// --- ReverseSequence -----------------------------------------------------------
+
+// reverse_sequence_op.cc: along seq_dim, the first seq_lengths[b] elements of
+// each batch b (along batch_dim) in reverse order, the rest as they are. Every
+// dtype TensorFlow registers (TF_CALL_ALL_TYPES), int32 or int64 lengths.
+absl::StatusOr<Outputs> evalReverseSequence(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  const TensorData &In = Ctx.input(0), &LengthsT = Ctx.input(1);
+  FROST_RETURN_IF_ERROR(checkDType(Ctx, In.dtype(), dtypes::Pod | dtypes::String));
+  FROST_ASSIGN_OR_RETURN(int64_t SeqDim, Ctx.intAttr("seq_dim"));
+  FROST_ASSIGN_OR_RETURN(int64_t BatchDim, Ctx.intAttr("batch_dim", 0));
+  // The constructor's checks, then Compute's, in TensorFlow's order.
+  if (BatchDim < 0)
+    return Ctx.invalid(absl::StrCat("Invalid batch_dim ", BatchDim));
+  if (SeqDim < 0)
+    return Ctx.invalid(absl::StrCat("Invalid seq_dim ", SeqDim));
+  if (LengthsT.shape().size() != 1)
+    return Ctx.invalid(
+        absl::StrCat("seq_lengths must be 1-dim, not ", LengthsT.shape().size()));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Lengths, intElements(Ctx, 1));
+  const int64_t Rank = In.shape().size();
+  if (BatchDim == SeqDim)
+    return Ctx.invalid(absl::StrCat("batch_dim == seq_dim == ", SeqDim));
+  if (SeqDim >= Rank)
+    return Ctx.invalid(absl::StrCat("seq_dim must be < input rank ( ", SeqDim, " vs. ", Rank, ")"));
+  if (BatchDim >= Rank)
+    return Ctx.invalid(
+        absl::StrCat("batch_dim must be < input rank ( ", BatchDim, " vs. ", Rank, ")"));
+  const int64_t Batches = In.shape()[BatchDim], SeqLength = In.shape()[SeqDim];
+  if (static_cast<int64_t>(Lengths.size()) != Batches)
+    return Ctx.invalid(absl::StrCat("Length of seq_lengths != input.dims(", BatchDim, "), (",
+                                    Lengths.size(), " vs. ", Batches, ")"));
+  for (size_t B = 0; B < Lengths.size(); ++B) {
+    if (Lengths[B] < 0)
+      return Ctx.invalid(absl::StrCat("seq_lens(", B, ") < 0"));
+    if (Lengths[B] > SeqLength)
+      return Ctx.invalid(absl::StrCat("seq_lens(", B, ") > input.dims(", SeqDim, ")"));
+  }
+  const std::vector<int64_t> Strides = stridesOf(In.shape());
+  ElementWriter Out(In.dtype(), shapeVector(In));
+  for (int64_t I = 0, N = In.numElements(); I < N; ++I) {
+    const int64_t B = (I / Strides[BatchDim]) % Batches, S = (I / Strides[SeqDim]) % SeqLength;
+    Out.append(In, S < Lengths[B] ? I + (Lengths[B] - 1 - 2 * S) * Strides[SeqDim] : I);
+  }
   return Outputs{std::move(Out).finish()};
 }
 

@@ -190,9 +190,10 @@ float reduceHugeAngle(float X, int32_t &Quadrant) {
 
 /// psincos_float without FMA: x * 2/pi rounded to an integer by adding
 /// 2^23, x reduced by four parts of pi/2 (Payne-Hanek from `huge_th` on),
-/// then the sine or cosine polynomial by the quadrant.
-template <bool Sine> float sincosOfFloat(float In) {
-  const float HugeThreshold = Sine ? 25966.f : 18838.f;
+/// then the sine or cosine polynomial by the quadrant. Computing both
+/// (`ComputeBoth`, complex exp's cis) reduces from cosine's threshold on.
+template <bool Sine, bool ComputeBoth = false> float sincosOfFloat(float In) {
+  const float HugeThreshold = Sine && !ComputeBoth ? 25966.f : 18838.f;
   float X = pabs(In);
   float Y = mul(X, 0.636619746685028076171875f);
   const float YRound = add(Y, 12582912.0f);
@@ -342,6 +343,8 @@ double erfcPacket(double X) { return erfcOfDouble(X, [](double V) { return pexp(
 double erfcTail(double X) { return erfcOfDouble(X, [](double V) { return std::exp(V); }); }
 float sinPacket(float X) { return sincosOfFloat<true>(X); }
 float cosPacket(float X) { return sincosOfFloat<false>(X); }
+float cisCosPacket(float X) { return sincosOfFloat<false, true>(X); }
+float cisSinPacket(float X) { return sincosOfFloat<true, true>(X); }
 float sigmoidPacket(float X) { return sigmoidOfFloat(X); }
 float sigmoidTail(float X) {
   const float E = std::exp(std::min(X, 16.6355324f));

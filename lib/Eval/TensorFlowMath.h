@@ -125,6 +125,10 @@ double erfcTail(double X);
 /// x); the tail is glibc's sinf and cosf.
 float sinPacket(float X);
 float cosPacket(float X);
+/// The same computing both (psincos_float's ComputeBoth, for pexp_complex):
+/// the sine reduces huge angles from the cosine's threshold on.
+float cisCosPacket(float X);
+float cisSinPacket(float X);
 float sigmoidPacket(float X);
 float sigmoidTail(float X);
 double sigmoidPacket(double X);

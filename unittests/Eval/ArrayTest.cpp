@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "EvalTestSupport.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace frost;
@@ -578,6 +579,24 @@ TEST(ArrayTest, DTypesOutsideTheRegistrationsAreUnimplemented) {
   EXPECT_TRUE(absl::IsUnimplemented(evalStatus("ZerosLike", {V})));
   // Reshape takes any dtype: float8 and variants move as they are.
   EXPECT_EQ(shapeOf(evalOne("Reshape", {F8, i32({0}, {})})), Shape{});
+}
+
+TEST(ArrayTest, UniqueOfHalvesWithBothZerosIsRefused) {
+  // TensorFlow hashes half and bfloat16 by their bits, so whether 0.0 and
+  // -0.0 (equal) become one value is up to its hash buckets: not guessed.
+  // 0.0, -0.0, 1.0.
+  TensorData H =
+      TensorData::owned(tensorflow::DT_HALF, {3}, std::string("\x00\x00\x00\x80\x00\x3c", 6));
+  AttrMap Attrs{{"out_idx", typeAttr(tensorflow::DT_INT32)}};
+  absl::Status S = evalStatus("Unique", {H}, Attrs);
+  EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
+  // Floats: one value, the first seen (0.0, -0.0 and a subnormal are equal).
+  std::vector<TensorData> Out =
+      *evaluate("UniqueWithCounts", {f32({4}, {-0.0f, 1e-40f, 0.0f, 2})}, Attrs);
+  EXPECT_EQ(std::signbit(Out[0].values<float>()[0]), true);
+  EXPECT_EQ(Out[0].values<float>().size(), 2u);
+  EXPECT_EQ(Out[1].values<int32_t>(), (std::vector<int32_t>{0, 0, 0, 1}));
+  EXPECT_EQ(Out[2].values<int32_t>(), (std::vector<int32_t>{3, 1}));
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 using namespace frost;
 using namespace frost::eval;
@@ -75,6 +76,31 @@ TEST(NNTest, KernelsForRunningGraphsOnlyWhenAskedFor) {
                             windowAttrs({1, 1, 1, 1}, "VALID"))
                        .status();
   EXPECT_TRUE(absl::IsUnimplemented(S)) << S;
+}
+
+// Exp and Mul fold for real dtypes only: their complex results (Eigen's
+// packets, split as TensorFlow's build and threads split a tensor) are for
+// running graphs.
+TEST(NNTest, ComplexExpAndMulOnlyForRunning) {
+  TensorData Z = tensor<std::complex<float>>(tensorflow::DT_COMPLEX64, {2}, {{0, 0}, {1, 2}});
+  for (const char *Op : {"Exp", "Mul"}) {
+    std::vector<TensorData> Inputs(Op == std::string("Exp") ? 1 : 2, Z);
+    absl::Status Folding = evaluate(Op, Inputs, {}).status();
+    EXPECT_TRUE(absl::IsUnimplemented(Folding)) << Op << ": " << Folding;
+    absl::StatusOr<std::vector<TensorData>> Running = evaluate(Op, Inputs, {}, ForRunning);
+    ASSERT_TRUE(Running.ok()) << Op << ": " << Running.status();
+    EXPECT_EQ((*Running)[0].dtype(), tensorflow::DT_COMPLEX64);
+  }
+  // exp(0) = 1; exp(1 + 2i) = e (cos 2 + i sin 2), in float; (1 + 2i)^2 = -3 + 4i.
+  std::vector<std::complex<float>> E =
+      evaluate("Exp", {Z}, {}, ForRunning)->at(0).values<std::complex<float>>();
+  EXPECT_EQ(E[0], std::complex<float>(1, 0));
+  EXPECT_NEAR(E[1].real(), std::exp(1.0) * std::cos(2.0), 1e-6);
+  EXPECT_NEAR(E[1].imag(), std::exp(1.0) * std::sin(2.0), 1e-6);
+  EXPECT_EQ(evaluate("Mul", {Z, Z}, {}, ForRunning)->at(0).values<std::complex<float>>()[1],
+            std::complex<float>(-3, 4));
+  // Real dtypes still fold.
+  EXPECT_TRUE(evaluate("Exp", {tensor<float>(tensorflow::DT_FLOAT, {1}, {0})}, {}).ok());
 }
 
 TEST(NNTest, Conv2DValidAndSame) {
