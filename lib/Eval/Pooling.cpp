@@ -6,7 +6,8 @@
 // the window, an average dividing by their count, as TensorFlow's do. Maxima
 // are exact; averages are summed in double and rounded once (TensorFlow sums
 // in the element type), so they are within rounding of TensorFlow's. Pooling
-// across channels (a depth window) is Unimplemented.
+// across channels (a depth window) is Unimplemented. MaxPoolWithArgmax
+// (exact: maxima and their indices) is bit for bit TensorFlow's.
 //
 //===----------------------------------------------------------------------===//
 #include "ImageSupport.h"
@@ -130,6 +131,55 @@ absl::StatusOr<Outputs> evalAvgPool(const KernelContext &Ctx) {
                       });
         return Outputs{imageFromNhwc<T>(Out, P.Out, P.Format)};
       });
+}
+
+// MaxPoolWithArgmax: TensorFlow's real number types, int64 argmax (its only
+// CPU registration). Like TensorFlow's CPU kernel, it visits the input pixels
+// in order and offers each to the windows that hold it: a window keeps the
+// first of equal maxima, and its first pixel even when that is NaN. The
+// argmax is the flat NHWC index, with or without the batch.
+absl::StatusOr<Outputs> evalMaxPoolWithArgmax(const KernelContext &Ctx) {
+  FROST_ASSIGN_OR_RETURN(PoolPlan P, planPool(Ctx, /*AllowExplicit=*/false));
+  FROST_ASSIGN_OR_RETURN(tensorflow::DataType ArgmaxType, Ctx.typeAttr("Targmax"));
+  if (ArgmaxType != tensorflow::DT_INT64)
+    return Ctx.unimplementedType(ArgmaxType);
+  FROST_ASSIGN_OR_RETURN(bool WithBatch, Ctx.boolAttr("include_batch_in_index", false));
+  const TensorData &Input = Ctx.input(0);
+  return dispatch<Floats | Ints>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    ElementsOf<T> X(Input);
+    const int64_t C = P.In.C;
+    std::vector<int64_t> Shape{P.Out.N, P.Out.H, P.Out.W, C};
+    OutputOf<T> Out(Shape);
+    OutputOf<int64_t> Argmax(Shape);
+    for (int64_t I = 0; I < Out.size(); ++I) {
+      Out[I] = Eigen::NumTraits<T>::lowest();
+      Argmax[I] = -1;
+    }
+    for (int64_t N = 0; N < P.In.N; ++N)
+      for (int64_t Y = 0; Y < P.In.H; ++Y)
+        for (int64_t X0 = 0; X0 < P.In.W; ++X0) {
+          // The windows (output rows and columns) this pixel falls in.
+          const int64_t YPad = Y + P.PadTop, XPad = X0 + P.PadLeft;
+          const int64_t RowBegin = YPad < P.KH ? 0 : (YPad - P.KH) / P.StrideH + 1;
+          const int64_t RowEnd = std::min(YPad / P.StrideH + 1, P.Out.H);
+          const int64_t ColBegin = XPad < P.KW ? 0 : (XPad - P.KW) / P.StrideW + 1;
+          const int64_t ColEnd = std::min(XPad / P.StrideW + 1, P.Out.W);
+          const int64_t Pixel = (N * P.In.H + Y) * P.In.W + X0;
+          for (int64_t OY = RowBegin; OY < RowEnd; ++OY)
+            for (int64_t OX = ColBegin; OX < ColEnd; ++OX) {
+              const int64_t O = ((N * P.Out.H + OY) * P.Out.W + OX) * C;
+              for (int64_t D = 0; D < C; ++D) {
+                const T &V = X[Pixel * C + D];
+                if (Out[O + D] < V || Argmax[O + D] == -1) {
+                  Out[O + D] = V;
+                  Argmax[O + D] = WithBatch ? Pixel * C + D : (Y * P.In.W + X0) * C + D;
+                }
+              }
+            }
+        }
+    return Outputs{std::move(Out).finish(), std::move(Argmax).finish()};
+  });
 }
 
 } // namespace frost::eval

@@ -374,4 +374,97 @@ absl::StatusOr<Outputs> evalTensorScatterUpdate(const KernelContext &Ctx) {
   return tensorScatter(Ctx, ScatterOp::Assign);
 }
 
+// --- SparseToDense -----------------------------------------------------------
+
+// SparseToDense (sparse_to_dense_op.cc): the default value everywhere, then
+// each value at its index tuple in index order (with validate_indices, the
+// tuples must be in bounds, increasing and distinct, as SparseTensor's
+// IndicesValid checks them).
+absl::StatusOr<Outputs> evalSparseToDense(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(4));
+  const TensorData &IndicesT = Ctx.input(0), &ShapeT = Ctx.input(1), &Values = Ctx.input(2),
+                   &Default = Ctx.input(3);
+  const DataType DType = Values.dtype();
+  FROST_RETURN_IF_ERROR(checkDType(Ctx, DType, dtypes::Pod | dtypes::String));
+  FROST_RETURN_IF_ERROR(checkSameDType(Ctx, 2, 4));
+  FROST_ASSIGN_OR_RETURN(bool Validate, Ctx.boolAttr("validate_indices", true));
+  if (IndicesT.shape().size() > 2)
+    return Ctx.invalid(absl::StrCat(
+        "sparse_indices should be a scalar, vector, or matrix, got shape ", shapeOf(IndicesT)));
+  const int64_t Count = IndicesT.shape().empty() ? 1 : IndicesT.shape()[0];
+  const int64_t Depth = IndicesT.shape().size() > 1 ? IndicesT.shape()[1] : 1;
+  if (ShapeT.shape().size() != 1)
+    return Ctx.invalid(absl::StrCat("output_shape must be rank 1, got shape ", shapeOf(ShapeT)));
+  if (ShapeT.numElements() != Depth)
+    return Ctx.invalid(absl::StrCat("output_shape has incorrect number of elements: ",
+                                    ShapeT.numElements(), " should be: ", Depth));
+  if (!(Values.shape().empty() ||
+        (Values.shape().size() == 1 && Values.numElements() == Count)))
+    return Ctx.invalid(absl::StrCat("sparse_values has incorrect shape ", shapeOf(Values),
+                                    ", should be [] or [", Count, "]"));
+  if (!Default.shape().empty())
+    return Ctx.invalid("default_value should be a scalar.");
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Indices, intElements(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Dims, intElements(Ctx, 1));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, makeShape(Ctx, DType, Dims));
+  auto TupleNoSpace = [&](int64_t I) {
+    return absl::StrCat("[",
+                        absl::StrJoin(Indices.begin() + I * Depth,
+                                      Indices.begin() + (I + 1) * Depth, ","),
+                        "]");
+  };
+  if (Validate) {
+    for (int64_t I = 0; I < Count; ++I) {
+      bool InBounds = true, Different = I == 0, Increasing = true;
+      for (int64_t D = 0; D < Depth; ++D) {
+        int64_t V = Indices[I * Depth + D];
+        InBounds &= V >= 0 && V < Shape[D];
+        if (I > 0) {
+          int64_t Diff = V - Indices[(I - 1) * Depth + D];
+          if (Diff > 0)
+            Different = true;
+          if (!Different && Diff < 0)
+            Increasing = false;
+        }
+      }
+      if (!InBounds)
+        return Ctx.invalid(absl::StrCat("indices[", I, "] = ", TupleNoSpace(I),
+                                        " is out of bounds: need 0 <= index < ",
+                                        shapeString(Shape)));
+      if (!Increasing)
+        return Ctx.invalid(absl::StrCat(
+            "indices[", I, "] = ", TupleNoSpace(I),
+            " is out of order. Many sparse ops require sorted indices.\n"
+            "    Use `tf.sparse.reorder` to create a correctly ordered copy.\n\n"));
+      if (!Different)
+        return Ctx.invalid(absl::StrCat("indices[", I, "] = ", TupleNoSpace(I), " is repeated"));
+    }
+  }
+  SliceLocations L = locate(Indices, Depth, Shape, /*StopAtBad=*/true);
+  if (Depth == 0) // Every (empty) tuple names the one element of a scalar.
+    L.Slices.assign(static_cast<size_t>(Count), 0);
+  if (L.Bad >= 0)
+    return Ctx.invalid(
+        absl::StrCat("Indices are not valid (out of bounds).  Shape: ", shapeString(Shape)));
+  int64_t Elements = 1;
+  for (int64_t D : Shape)
+    Elements *= D;
+  const bool Broadcast = Values.shape().empty();
+  if (!Values.isFixedSize()) {
+    std::vector<std::string> Out(static_cast<size_t>(Elements), Default.elements()[0]);
+    for (int64_t I = 0; I < Count; ++I)
+      Out[L.Slices[I]] = Values.elements()[Broadcast ? 0 : I];
+    return Outputs{TensorData::strings(DType, std::move(Shape), std::move(Out))};
+  }
+  const size_t Size = dataTypeSize(DType);
+  std::string Bytes;
+  Bytes.reserve(static_cast<size_t>(Elements) * Size);
+  for (int64_t E = 0; E < Elements; ++E)
+    Bytes.append(Default.bytes().data(), Size);
+  for (int64_t I = 0; I < Count; ++I)
+    std::memcpy(Bytes.data() + L.Slices[I] * Size,
+                Values.bytes().data() + (Broadcast ? 0 : I) * Size, Size);
+  return Outputs{TensorData::owned(DType, std::move(Shape), std::move(Bytes))};
+}
+
 } // namespace frost::eval

@@ -1,4 +1,4 @@
-//===- Segment.cpp - Unsorted segment reductions, DenseBincount -----------===//
+//===- Segment.cpp - Unsorted segment reductions, DenseBincount, Bucketize ===//
 //
 // TensorFlow's segment_reduction_ops_impl.h (UnsortedSegmentSum, Max, Min,
 // Prod) and bincount_op.cc (DenseBincount) on CPU, with their checks and
@@ -182,6 +182,29 @@ absl::StatusOr<Outputs> evalDenseBincount(const KernelContext &Ctx) {
       }
     return Outputs{std::move(Out).finish()};
   });
+}
+
+// Bucketize (bucketize_op.cc): the number of boundaries not above each
+// element, compared as C++ compares T with float (upper_bound).
+absl::StatusOr<Outputs> evalBucketize(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  const tensorflow::AttrValue *Attr = Ctx.attr("boundaries");
+  if (!Attr || !Attr->has_list())
+    return Ctx.invalid("attribute 'boundaries' is missing or not a list of floats");
+  const std::vector<float> Boundaries(Attr->list().f().begin(), Attr->list().f().end());
+  if (!std::is_sorted(Boundaries.begin(), Boundaries.end()))
+    return Ctx.invalid("Expected sorted boundaries");
+  const TensorData &In = Ctx.input(0);
+  return dispatch<Float32 | Float64 | Int32 | Int64>(
+      Ctx, In.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        ElementsOf<T> X(In);
+        OutputOf<int32_t> Out(shapeVector(In));
+        for (int64_t I = 0; I < X.size(); ++I)
+          Out[I] = static_cast<int32_t>(
+              std::upper_bound(Boundaries.begin(), Boundaries.end(), X[I]) - Boundaries.begin());
+        return Outputs{std::move(Out).finish()};
+      });
 }
 
 } // namespace frost::eval

@@ -17,6 +17,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/SipHash.h"
 
 #include <array>
 #include <cstdio>
@@ -51,6 +54,31 @@ absl::StatusOr<Outputs> evalStringToHashBucketFast(const KernelContext &Ctx) {
   OutputOf<int64_t> Out(shapeVector(In));
   for (int64_t I = 0; I < Out.size(); ++I)
     Out[I] = static_cast<int64_t>(fingerprint64(In.elements()[I]) % uint64_t(Buckets));
+  return Outputs{std::move(Out).finish()};
+}
+
+// StringToHashBucketStrong: SipHash-2-4 keyed by the two 64-bit words of
+// `key` (little-endian bytes, as highwayhash's SipHash reads them).
+absl::StatusOr<Outputs> evalStringToHashBucketStrong(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(int64_t Buckets, Ctx.intAttr("num_buckets"));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Key, Ctx.intListAttr("key"));
+  if (Key.size() != 2)
+    return Ctx.invalid("Key must have 2 elements");
+  if (Buckets < 1)
+    return Ctx.invalid(absl::StrCat("num_buckets must be >= 1, got ", Buckets));
+  uint8_t KeyBytes[16];
+  for (int W = 0; W < 2; ++W)
+    llvm::support::endian::write64le(KeyBytes + 8 * W, static_cast<uint64_t>(Key[W]));
+  const TensorData &In = Ctx.input(0);
+  OutputOf<int64_t> Out(shapeVector(In));
+  for (int64_t I = 0; I < Out.size(); ++I) {
+    llvm::StringRef S = In.elements()[I];
+    uint8_t Hash[8];
+    llvm::getSipHash_2_4_64(llvm::arrayRefFromStringRef(S), KeyBytes, Hash);
+    Out[I] = static_cast<int64_t>(llvm::support::endian::read64le(Hash) % uint64_t(Buckets));
+  }
   return Outputs{std::move(Out).finish()};
 }
 
