@@ -13,12 +13,11 @@
 #include "ArraySupport.h"
 #include "ElementwiseSupport.h"
 #include "Farmhash.h"
+#include "Regex.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
-
-#include <re2/re2.h>
 
 #include <cstdio>
 #include <limits>
@@ -410,13 +409,9 @@ absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
 
 namespace {
 
-/// The pattern compiled as TensorFlow compiles it (RE2's default options),
-/// except that RE2 logs nothing to stderr: its errors come back as statuses.
 absl::StatusOr<std::unique_ptr<re2::RE2>> compileRegex(const KernelContext &Ctx,
                                                        const std::string &Pattern) {
-  re2::RE2::Options Options;
-  Options.set_log_errors(false);
-  auto Regex = std::make_unique<re2::RE2>(Pattern, Options);
+  std::unique_ptr<re2::RE2> Regex = compileTensorFlowRegex(Pattern);
   if (!Regex->ok())
     return Ctx.invalid(absl::StrCat("Invalid pattern: ", Pattern, ", error: ", Regex->error()));
   return Regex;
@@ -507,6 +502,12 @@ absl::StatusOr<Outputs> evalRegexFullMatch(const KernelContext &Ctx) {
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<re2::RE2> Regex,
                          compileRegex(Ctx, Ctx.input(1).elements()[0]));
   return regexFullMatch(Ctx, *Regex);
+}
+
+std::unique_ptr<re2::RE2> compileTensorFlowRegex(const std::string &Pattern) {
+  re2::RE2::Options Options;
+  Options.set_log_errors(false);
+  return std::make_unique<re2::RE2>(Pattern, Options);
 }
 
 } // namespace frost::eval

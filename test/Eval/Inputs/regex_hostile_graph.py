@@ -1,5 +1,6 @@
 """Writes regex-hostile.test's graph (text GraphDef): 50,000 'a's matched in full against
-patterns a backtracking engine takes exponential time on, and patterns RE2 refuses."""
+patterns a backtracking engine takes exponential time on, patterns RE2 refuses, and a
+replacement whose compiled pattern is 80,000 instructions (RE2 steps each per byte)."""
 import sys
 
 LONG = "a" * 50000
@@ -22,3 +23,6 @@ with open(sys.argv[1], "w") as f:
     f.write(full_match("alternation", "(a|aa)+$"))
     f.write(full_match("nested", "a{1000}{1000}"))
     f.write(full_match("wide", "a{1001}"))
+    f.write('node { name: "windows" op: "StaticRegexReplace" input: "long" '
+            'attr { key: "pattern" value { s: "(%s)" } } attr { key: "rewrite" value { s: "x" } } '
+            'attr { key: "replace_global" value { b: true } } }\n' % (".{1000}" * 10))
