@@ -4,9 +4,10 @@
 Generates random cases of StringToHashBucketFast (strings of every length
 class FarmHash's Fingerprint64 treats apart, up to 300 bytes, and bucket
 counts up to 2**63 - 1, so all 63 low bits of the fingerprint are compared),
-StringJoin, StringLength, StringLower/StringUpper, Substr, AsString,
-StringToNumber, StringSplitV2 and (Static)RegexReplace with one-character or
-bracket-class patterns, a few invalid on purpose. TensorFlow computes
+StringJoin, StringLength, StringLower/StringUpper, Substr (bytes and UTF-8
+characters), AsString, StringToNumber, StringSplitV2, and (Static)RegexReplace
+and (Static)RegexFullMatch with patterns from a small grammar of RE2's syntax
+on UTF-8 and non-UTF-8 bytes, a few invalid on purpose. TensorFlow computes
 each case (compare_array_with_tf.run_case: a NodeDef with `_inputs` and
 `_outputs` or `_error`); frost-unittests' ArrayTensorFlowTest replays them
 and requires equal elements (or TensorFlow's message).
@@ -158,18 +159,104 @@ def gen_split(rng):
                 {"maxsplit": int(pick(rng, [-1, -1, -1, 0, 1, 2]))})
 
 
-def gen_regex(rng):
-    """Patterns of one ASCII character or bracket class (what Frost implements without RE2)."""
-    pattern = pick(rng, ["[,.]", "[a-c]", "[ \t]", "[Z0-9]", ",", "Q", "[.<>]"])
-    rewrite = pick(rng, [" ", "", "<>", "xx"])
-    data = strings(rng, small_shape(rng))
+# Regular expressions from a small grammar (RE2's syntax, which TensorFlow's
+# kernels use): atoms, classes, groups, repetition, alternation and anchors,
+# and patterns RE2 refuses. No pattern holds "[[": TensorFlow's Session reads
+# it in an error message as the start of a node's name.
+REGEX_ATOMS = ["a", "b", "Z", "0", " ", ",", "\u00e9", "\u65e5", "\\.", ".", "\\s", "\\S",
+               "\\d", "\\w", "\\W", "[a-c]", "[^a-z0-9 ]", "[ \t]", "[_[:alpha:]]", "[x[:^digit:]]",
+               "\\pL", "\\p{Han}", "\\PL", "\\x{e9}", "[\u00e0-\u00ff]", "\\C", "\\n"]
+REGEX_ANCHORS = ["^", "$", "\\b", "\\B", "\\A", "\\z", "(?m)^", "(?m)$"]
+REGEX_REPEATS = ["*", "+", "?", "*?", "+?", "??", "{2}", "{1,3}", "{0,}", "{2,}?"]
+INVALID_PATTERNS = ["(", "a)", "[a-", "a**", "*a", "x{2,1}", "\\1", "(?<n>a)", "a{1001}",
+                    "(?=a)", "[z-a]", "\\", "(?P<n>a)(?P<n>b)", "\\pX", "[x[:bad:]]", "a{1000}{1000}",
+                    "(?i", "\\Q", "x{99999}"]
+
+
+def regex(rng, depth=0):
+    r = rng.random()
+    if depth < 2 and r < 0.25:
+        parts = [regex(rng, depth + 1) for _ in range(rng.integers(2, 4))]
+        return "|".join(parts) if rng.random() < 0.4 else "".join(parts)
+    if depth < 2 and r < 0.45:
+        inner = regex(rng, depth + 1)
+        group = pick(rng, ["(%s)", "(%s)", "(?:%s)", "(?P<g%d>%%s)" % rng.integers(0, 10**6), "(?i:%s)"]) % inner
+        return group + (pick(rng, REGEX_REPEATS) if rng.random() < 0.4 else "")
+    if r < 0.55:
+        return pick(rng, REGEX_ANCHORS)
+    atom = pick(rng, REGEX_ATOMS)
+    return atom + (pick(rng, REGEX_REPEATS) if rng.random() < 0.35 else "")
+
+
+REGEX_INPUT = [b"a", b"a", b"b", b"Z", b"0", b"7", b" ", b"  ", b"\t", b"\n", b",", b".", b"!",
+               "\u00e9".encode(), "\u65e5".encode(), "\U0001f600".encode(), b"\xff", b"\xc3",
+               b"\x80"]
+
+
+def regex_case(rng):
+    """A pattern from the grammar, or now and then one RE2 refuses, and input
+    bytes that are UTF-8 or not."""
+    pattern = pick(rng, INVALID_PATTERNS) if rng.random() < 0.08 else regex(rng)
+    return pattern, strings(rng, small_shape(rng), max_len=10, alphabet=REGEX_INPUT)
+
+
+def gen_regex_replace(rng):
+    """(Static)RegexReplace, global or not; rewrites with groups \\0-\\3 (some
+    beyond the pattern's groups: no replacement), escaped and invalid backslashes."""
+    pattern, data = regex_case(rng)
+    rewrite = "".join(pick(rng, ["", "-", "<>", "\\0", "\\1", "\\2", "\\3", "\\\\", "x",
+                                 "\u00e9"]) for _ in range(rng.integers(0, 4)))
+    if rng.random() < 0.05:
+        rewrite += "\\x"  # invalid: RE2 stops the rewrite there
     glob = bool(rng.random() < 0.7)
     if rng.random() < 0.5:
         return Case("StaticRegexReplace", {"input": data},
                     {"pattern": pattern, "rewrite": rewrite, "replace_global": glob})
-    return Case("RegexReplace", {"input": data, "pattern": np.array(pattern.encode(), dtype=object),
-                                 "rewrite": np.array(rewrite.encode(), dtype=object)},
-                {"replace_global": glob})
+    return Case("RegexReplace", {"input": data, "pattern": obj(pattern.encode()),
+                                 "rewrite": obj(rewrite.encode())}, {"replace_global": glob})
+
+
+def gen_regex_full_match(rng):
+    pattern, data = regex_case(rng)
+    if rng.random() < 0.5:
+        return Case("StaticRegexFullMatch", {"input": data}, {"pattern": pattern})
+    return Case("RegexFullMatch", {"input": data, "pattern": obj(pattern.encode())})
+
+
+UTF8_INPUT = [b"a", b"b", b"c", "\u00e9".encode(), "\u65e5".encode(), "\U0001f600".encode(),
+              b"\xff", b"\xc3", b"\x80"]
+
+
+def gen_substr_utf8(rng):
+    """Substr in UTF8_CHAR units: positions from either end, some just out of range;
+    lengths negative, short or past the end; scalar, per-element or broadcast."""
+    n = int(rng.integers(1, 5))
+    data = strings(rng, [n], max_len=6, alphabet=UTF8_INPUT)
+    chars = [sum((c & 0xC0) != 0x80 for c in s) for s in data]
+    dt = pick(rng, [np.int32, np.int64])
+    info = np.iinfo(dt)
+
+    def position(k):
+        return int(rng.integers(-k - (rng.random() < 0.15), k + 1 + (rng.random() < 0.15)))
+
+    def length():
+        if rng.random() < 0.05:
+            return int(pick(rng, [info.min, info.max]))
+        return int(rng.integers(-3, 7))
+
+    r = rng.random()
+    if r < 0.4:
+        pos = np.array(position(min(chars)), dtype=dt)
+        length_ = np.array(length(), dtype=dt)
+    elif r < 0.8:
+        pos = np.array([position(k) for k in chars], dtype=dt)
+        length_ = np.array([length() for _ in chars], dtype=dt)
+    else:  # strings [n] against positions [m, 1] or [m, n]: a 2-D output
+        m = int(rng.integers(1, 3))
+        cols = 1 if rng.random() < 0.5 else n
+        pos = np.array([[position(min(chars)) for _ in range(cols)] for _ in range(m)], dtype=dt)
+        length_ = np.array([[length() for _ in range(cols)] for _ in range(m)], dtype=dt)
+    return Case("Substr", {"input": data, "pos": pos, "len": length_}, {"unit": "UTF8_CHAR"})
 
 
 def obj(v):
@@ -206,8 +293,8 @@ def gen_refused(rng, _next=iter(range(1 << 30))):
     return REFUSED[next(_next) % len(REFUSED)](rng)
 
 
-GENERATORS = [gen_hash, gen_join, gen_length, gen_case, gen_substr, gen_as_string, gen_to_number,
-              gen_split, gen_regex, gen_refused]
+GENERATORS = [gen_hash, gen_join, gen_length, gen_case, gen_substr, gen_substr_utf8, gen_as_string,
+              gen_to_number, gen_split, gen_regex_replace, gen_regex_full_match, gen_refused]
 
 
 def main():

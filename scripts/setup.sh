@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build pkg-config python3 python3-pip python3-venv
-          libprotobuf-dev protobuf-compiler libabsl-dev libsnappy-dev libgtest-dev libzstd-dev libeigen3-dev libssl-dev libzip-dev ccache
+          libprotobuf-dev protobuf-compiler libabsl-dev libsnappy-dev libgtest-dev libzstd-dev libeigen3-dev libssl-dev libzip-dev libre2-dev ccache
           llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -3,16 +3,17 @@
 // TensorFlow's string kernels over DT_STRING tensors (bytes, no encoding
 // assumed), with their checks and messages: StringToHashBucketFast (FarmHash's
 // Fingerprint64), StringJoin, StringLength, StringLower/StringUpper (ASCII;
-// ICU's case mapping for non-ASCII UTF-8 is not reproduced), Substr (bytes),
-// AsString (printf formats as TensorFlow builds them), StringToNumber
-// (absl's number parsers, as TensorFlow's), StringSplitV2 (Python's str.split)
-// and (Static)RegexReplace for patterns of one ASCII character or bracket
-// class (RE2 is not linked; other patterns are Unimplemented).
+// ICU's case mapping for non-ASCII UTF-8 is not reproduced), Substr (in bytes
+// or UTF-8 characters), AsString (printf formats as TensorFlow builds them),
+// StringToNumber (absl's number parsers, as TensorFlow's), StringSplitV2
+// (Python's str.split), and (Static)RegexReplace and (Static)RegexFullMatch
+// through RE2, the library TensorFlow's kernels use.
 //
 //===----------------------------------------------------------------------===//
 #include "ArraySupport.h"
 #include "ElementwiseSupport.h"
 #include "Farmhash.h"
+#include "Regex.h"
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -21,8 +22,9 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/SipHash.h"
 
-#include <array>
 #include <cstdio>
+#include <limits>
+#include <memory>
 
 namespace frost::eval {
 
@@ -41,6 +43,10 @@ TensorData stringsLike(const TensorData &Shape, std::vector<std::string> Element
 /// TensorFlow's error text shows a string as Python's bytes literal would
 /// not: raw, between b' and '.
 std::string quoted(llvm::StringRef S) { return absl::StrCat("b'", S.str(), "'"); }
+
+/// A byte that continues a UTF-8 character (10xxxxxx): TensorFlow counts
+/// characters as the bytes that are not, whether or not the string is UTF-8.
+bool isContinuation(char C) { return (static_cast<unsigned char>(C) & 0xC0) == 0x80; }
 
 } // namespace
 
@@ -125,10 +131,9 @@ absl::StatusOr<Outputs> evalStringLength(const KernelContext &Ctx) {
     if (Unit == "BYTE") {
       Out[I] = static_cast<int32_t>(S.size());
     } else {
-      // Characters are the bytes that do not continue one (10xxxxxx).
       int32_t N = 0;
       for (char C : S)
-        N += (static_cast<unsigned char>(C) & 0xC0) != 0x80;
+        N += !isContinuation(C);
       Out[I] = N;
     }
   }
@@ -157,12 +162,74 @@ absl::StatusOr<Outputs> changeCase(const KernelContext &Ctx, bool Upper) {
 absl::StatusOr<Outputs> evalStringLower(const KernelContext &Ctx) { return changeCase(Ctx, false); }
 absl::StatusOr<Outputs> evalStringUpper(const KernelContext &Ctx) { return changeCase(Ctx, true); }
 
+namespace {
+
+/// Where TensorFlow's Substr in UTF8_CHAR units cuts, in bytes.
+struct Utf8Span {
+  size_t Start, Length;
+};
+
+/// TensorFlow's character steps (its ForwardNUTF8CharPositions and
+/// BackNUTF8CharPositions): a character is a byte that does not continue one
+/// (10xxxxxx) and the bytes that do, valid UTF-8 or not. True when all `Count`
+/// steps were taken; a negative count takes none and is false.
+bool stepForward(llvm::StringRef S, int64_t Count, size_t &At) {
+  int64_t Taken = 0;
+  for (; Taken < Count && At < S.size(); ++Taken)
+    do
+      ++At;
+    while (At < S.size() && isContinuation(S[At]));
+  return Taken == Count;
+}
+
+bool stepBack(llvm::StringRef S, int64_t Count, size_t &At) {
+  int64_t Taken = 0;
+  for (; Taken < Count && At > 0; ++Taken)
+    do
+      --At;
+    while (isContinuation(S[At]) && At > 0);
+  return Taken == Count;
+}
+
+/// `Pos` and `Len` in characters as TensorFlow's kernel takes them: a negative
+/// position counts from the end, a length is capped at either end (so a
+/// negative one from a non-negative position is empty). Its -pos - len is
+/// exact, as TensorFlow's build computes it (TF-checked with the extreme
+/// lengths). std::nullopt where TensorFlow reports pos out of range.
+std::optional<Utf8Span> utf8Span(llvm::StringRef S, int64_t Pos, int64_t Len) {
+  size_t Start = 0, End;
+  if (Pos >= 0) {
+    if (!stepForward(S, Pos, Start))
+      return std::nullopt;
+    End = Start;
+    stepForward(S, Len, End);
+    return Utf8Span{Start, End - Start};
+  }
+  // From the end: first back over what lies beyond the substring, then over
+  // the substring itself. No string has 2^63 characters: a count past that
+  // fails as the exact one would.
+  auto Count = [](__int128 N) {
+    return static_cast<int64_t>(std::min<__int128>(N, std::numeric_limits<int64_t>::max()));
+  };
+  __int128 Beyond = std::max<__int128>(0, -static_cast<__int128>(Pos) - Len);
+  End = S.size();
+  if (!stepBack(S, Count(Beyond), End))
+    return std::nullopt;
+  Start = End;
+  if (!stepBack(S, Count(-static_cast<__int128>(Pos) - Beyond), Start))
+    return std::nullopt;
+  return Utf8Span{Start, End - Start};
+}
+
+} // namespace
+
 absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
   FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
   FROST_ASSIGN_OR_RETURN(std::string Unit, Ctx.stringAttr("unit", "BYTE"));
-  if (Unit != "BYTE")
-    return Ctx.unimplemented("Substr in UTF8_CHAR units is not implemented");
+  if (Unit != "BYTE" && Unit != "UTF8_CHAR")
+    return Ctx.invalid(absl::StrCat("unit must be BYTE or UTF8_CHAR, got ", Unit));
+  const bool Characters = Unit == "UTF8_CHAR";
   const TensorData &In = Ctx.input(0), &Pos = Ctx.input(1), &Len = Ctx.input(2);
   if (Pos.shape() != Len.shape())
     return Ctx.invalid(absl::StrCat("pos and len should have the same shape, got: ", shapeOf(Pos),
@@ -188,6 +255,15 @@ absl::StatusOr<Outputs> evalSubstr(const KernelContext &Ctx) {
   for (size_t I = 0; I < Out.size(); ++I) {
     llvm::StringRef S = In.elements()[B.IndexX[I]];
     int64_t P = PosValues[B.IndexY[I]], L = LenValues[B.IndexY[I]];
+    if (Characters) {
+      std::optional<Utf8Span> Span = utf8Span(S, P, L);
+      // Of a 2-D output, TensorFlow's UTF8_CHAR message names the row only.
+      if (!Span)
+        return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string at index ",
+                                        Broadcasts && B.Shape.size() == 2 ? I / B.Shape[1] : I));
+      Out[I] = S.substr(Span->Start, Span->Length).str();
+      continue;
+    }
     if (std::abs(P) > static_cast<int64_t>(S.size()))
       return Ctx.invalid(absl::StrCat("pos ", P, " out of range for string ", quoted(S),
                                       " at index ", IndexName(I)));
@@ -361,94 +437,105 @@ absl::StatusOr<Outputs> evalStringSplitV2(const KernelContext &Ctx) {
 
 namespace {
 
-/// The ASCII bytes a regular expression matches when it is one bracket class
-/// of ASCII characters and ranges ("[,.]", "[a-z_]"), or one byte of plain
-/// ASCII; std::nullopt for anything else. On such patterns RE2's UTF-8
-/// matching is byte matching: an ASCII byte is never inside a longer
-/// character.
-std::optional<std::array<bool, 128>> asciiClass(llvm::StringRef Pattern) {
-  std::array<bool, 128> Set{};
-  auto Plain = [](char C) {
-    return C > 0 && C < 127 && llvm::StringRef("\\.+*?()|[]{}^$-").find(C) == llvm::StringRef::npos;
-  };
-  if (Pattern.size() == 1 && Plain(Pattern[0])) {
-    Set[static_cast<unsigned char>(Pattern[0])] = true;
-    return Set;
-  }
-  if (Pattern.size() < 3 || Pattern.front() != '[' || Pattern.back() != ']')
-    return std::nullopt;
-  llvm::StringRef Body = Pattern.drop_front().drop_back();
-  for (size_t I = 0; I < Body.size(); ++I) {
-    char C = Body[I];
-    bool InClass = C > 0 && C < 127 && C != '\\' && C != '[' && C != ']' && C != '^' && C != '-';
-    if (!InClass)
-      return std::nullopt;
-    if (I + 2 < Body.size() && Body[I + 1] == '-') {
-      char Hi = Body[I + 2];
-      if (!(Hi > C && Hi < 127 && Hi != '\\' && Hi != '[' && Hi != ']'))
-        return std::nullopt;
-      for (int K = C; K <= Hi; ++K)
-        Set[K] = true;
-      I += 2;
-      continue;
-    }
-    Set[static_cast<unsigned char>(C)] = true;
-  }
-  return Set;
+absl::StatusOr<std::unique_ptr<re2::RE2>> compileRegex(const KernelContext &Ctx,
+                                                       const std::string &Pattern) {
+  std::unique_ptr<re2::RE2> Regex = compileTensorFlowRegex(Pattern);
+  if (!Regex->ok())
+    return Ctx.invalid(absl::StrCat("Invalid pattern: ", Pattern, ", error: ", Regex->error()));
+  return Regex;
 }
 
-absl::StatusOr<Outputs> regexReplace(const KernelContext &Ctx, llvm::StringRef Pattern,
-                                     llvm::StringRef Rewrite, bool Global) {
-  std::optional<std::array<bool, 128>> Set = asciiClass(Pattern);
-  if (!Set)
-    return Ctx.unimplemented(absl::StrCat("regular expression '", Pattern.str(),
-                                          "' (only one ASCII character or bracket class is "
-                                          "implemented; RE2 is not linked)"));
-  if (Rewrite.contains('\\'))
-    return Ctx.unimplemented("a rewrite with backslash groups is not implemented");
+/// InvalidArgument unless input `I` is a scalar (`What` names it as TensorFlow does).
+absl::Status checkScalar(const KernelContext &Ctx, size_t I, llvm::StringRef What) {
+  const TensorData &T = Ctx.input(I);
+  if (T.shape().empty())
+    return absl::OkStatus();
+  return Ctx.invalid(
+      absl::StrCat(What.str(), " must be scalar, but received ", shapeOf(T)));
+}
+
+absl::StatusOr<Outputs> regexReplace(const KernelContext &Ctx, const re2::RE2 &Regex,
+                                     const std::string &Rewrite, bool Global) {
   const TensorData &In = Ctx.input(0);
-  std::vector<std::string> Out;
-  Out.reserve(In.elements().size());
+  // Bounded before replacing: each of the at most size + 1 matches writes the
+  // rewrite's literal bytes, and each of its \N groups copies parts of
+  // matches, which do not overlap: at most the whole string per group.
+  uint64_t Bytes = 0;
   for (const std::string &S : In.elements()) {
-    std::string R;
-    bool Replaced = false;
-    for (char C : S) {
-      unsigned char B = static_cast<unsigned char>(C);
-      if (B < 128 && (*Set)[B] && (Global || !Replaced)) {
-        R.append(Rewrite.data(), Rewrite.size());
-        Replaced = true;
-      } else {
-        R.push_back(C);
-      }
-    }
-    Out.push_back(std::move(R));
+    uint64_t Size = S.size(), Matches = Global ? Size + 1 : 1;
+    Bytes += sizeof(std::string) + Size + Matches * Rewrite.size() + Rewrite.size() * Size;
+    if (Bytes > MaxOutputBytes)
+      return Ctx.unimplemented(absl::StrCat("output of shape ", shapeOf(In),
+                                            " could be larger than a constant can hold (2 GiB)"));
+  }
+  FROST_RETURN_IF_ERROR(Ctx.checkTensorBytes(Bytes, shapeVector(In)));
+  std::vector<std::string> Out(In.elements().begin(), In.elements().end());
+  for (std::string &S : Out) {
+    if (Global)
+      re2::RE2::GlobalReplace(&S, Regex, Rewrite);
+    else
+      re2::RE2::Replace(&S, Regex, Rewrite);
   }
   return Outputs{stringsLike(In, std::move(Out))};
 }
 
+absl::StatusOr<Outputs> regexFullMatch(const KernelContext &Ctx, const re2::RE2 &Regex) {
+  const TensorData &In = Ctx.input(0);
+  OutputOf<bool> Out(shapeVector(In));
+  for (int64_t I = 0; I < Out.size(); ++I)
+    Out[I] = re2::RE2::FullMatch(In.elements()[I], Regex);
+  return Outputs{std::move(Out).finish()};
+}
+
 } // namespace
+
+// Each kernel compiles its pattern once, in TensorFlow's order of checks: the
+// pattern (its shape, then RE2's verdict) before the rewrite.
 
 absl::StatusOr<Outputs> evalStaticRegexReplace(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
   FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
   FROST_ASSIGN_OR_RETURN(std::string Pattern, Ctx.stringAttr("pattern"));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<re2::RE2> Regex, compileRegex(Ctx, Pattern));
   FROST_ASSIGN_OR_RETURN(std::string Rewrite, Ctx.stringAttr("rewrite"));
   FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
-  return regexReplace(Ctx, Pattern, Rewrite, Global);
+  return regexReplace(Ctx, *Regex, Rewrite, Global);
 }
 
 absl::StatusOr<Outputs> evalRegexReplace(const KernelContext &Ctx) {
   FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
   for (size_t I = 0; I < 3; ++I)
     FROST_RETURN_IF_ERROR(checkString(Ctx, I));
-  const TensorData &Pattern = Ctx.input(1), &Rewrite = Ctx.input(2);
-  if (!Pattern.shape().empty())
-    return Ctx.invalid(absl::StrCat("Pattern must be scalar, but received ", shapeOf(Pattern)));
-  if (!Rewrite.shape().empty())
-    return Ctx.invalid(
-        absl::StrCat("Rewrite must be scalar, but received ", shapeOf(Rewrite)));
   FROST_ASSIGN_OR_RETURN(bool Global, Ctx.boolAttr("replace_global", true));
-  return regexReplace(Ctx, Pattern.elements()[0], Rewrite.elements()[0], Global);
+  FROST_RETURN_IF_ERROR(checkScalar(Ctx, 1, "Pattern"));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<re2::RE2> Regex,
+                         compileRegex(Ctx, Ctx.input(1).elements()[0]));
+  FROST_RETURN_IF_ERROR(checkScalar(Ctx, 2, "Rewrite"));
+  return regexReplace(Ctx, *Regex, Ctx.input(2).elements()[0], Global);
+}
+
+absl::StatusOr<Outputs> evalStaticRegexFullMatch(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_ASSIGN_OR_RETURN(std::string Pattern, Ctx.stringAttr("pattern"));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<re2::RE2> Regex, compileRegex(Ctx, Pattern));
+  return regexFullMatch(Ctx, *Regex);
+}
+
+absl::StatusOr<Outputs> evalRegexFullMatch(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 0));
+  FROST_RETURN_IF_ERROR(checkString(Ctx, 1));
+  FROST_RETURN_IF_ERROR(checkScalar(Ctx, 1, "Pattern"));
+  FROST_ASSIGN_OR_RETURN(std::unique_ptr<re2::RE2> Regex,
+                         compileRegex(Ctx, Ctx.input(1).elements()[0]));
+  return regexFullMatch(Ctx, *Regex);
+}
+
+std::unique_ptr<re2::RE2> compileTensorFlowRegex(const std::string &Pattern) {
+  re2::RE2::Options Options;
+  Options.set_log_errors(false);
+  return std::make_unique<re2::RE2>(Pattern, Options);
 }
 
 } // namespace frost::eval

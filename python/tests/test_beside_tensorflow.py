@@ -125,6 +125,45 @@ np.testing.assert_allclose(ran, got, rtol=1e-5, atol=1e-6)
 print("same outputs", expected.shape)
 """
 
+# A text-preprocessing graph (regular expressions, UTF-8 substrings) run by frost.run beside
+# TensorFlow: its RE2 and the one TensorFlow exports differ in version, so frost's must stay
+# its own.
+TEXT_SCRIPT = """
+import tensorflow as tf
+import numpy as np
+import frost
+v1 = tf.compat.v1
+
+graph = tf.Graph()
+with graph.as_default():
+    text = v1.placeholder(tf.string, [None], name="text")
+    clean = tf.strings.regex_replace(tf.strings.lower(text), r"[^a-z0-9 ]+", "")
+    clean = tf.strings.regex_replace(clean, r"\\s+", " ")
+    dates = tf.strings.regex_replace(text, r"(\\d+)-(\\d+)-(\\d+)", r"\\3/\\2/\\1", name="dates")
+    tf.identity(clean, name="clean")
+    tf.strings.regex_full_match(text, r"[A-Za-z ]+", name="alpha")
+    pattern = v1.placeholder_with_default(tf.constant("o+"), [], name="pattern")
+    tf.strings.regex_replace(text, pattern, "0", name="zeros")
+    tf.strings.substr(text, -3, 2, unit="UTF8_CHAR", name="tail")
+    tf.strings.length(text, unit="UTF8_CHAR", name="chars")
+data = np.array([b"Hello,  World!", b"caf\\xc3\\xa9 2026-11-28", b"foo\\tbar", b"\\xe6\\x97\\xa5\\xe6\\x9c\\xac\\xe8\\xaa\\x9e"], dtype=object)
+names = ["clean:0", "dates:0", "alpha:0", "zeros:0", "tail:0", "chars:0"]
+with v1.Session(graph=graph) as sess:
+    expected = sess.run(names, {{"text:0": data}})
+graph_def = graph.as_graph_def().SerializeToString()
+got = frost.run(graph_def, {{"text": data}}, names)
+assert list(got) == names, list(got)
+for name, want in zip(names, expected):
+    np.testing.assert_array_equal(got[name], want, err_msg=name)
+# An invalid pattern fed at run time: TensorFlow's message, through RE2's own words.
+try:
+    frost.run(graph_def, {{"text": data, "pattern": np.array(b"(o")}}, ["zeros:0"])
+    raise AssertionError("an invalid pattern was taken")
+except frost.FrostError as e:
+    assert "Invalid pattern: (o, error: missing ): (o" in str(e), e
+print("same outputs", len(names))
+"""
+
 
 def run_script(source):
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(source)], capture_output=True,
@@ -139,3 +178,7 @@ def test_tf1_training_script_imports_tensorflow_first(tmp_path):
 
 def test_keras_training_script_imports_tensorflow_first(tmp_path):
     run_script(KERAS_SCRIPT.format(export=str(tmp_path / "export")))
+
+
+def test_text_preprocessing_beside_tensorflow():
+    run_script(TEXT_SCRIPT.format())

@@ -306,6 +306,81 @@ TEST(ArrayTest, SubstrBroadcastIsBoundedBeforeAllocating) {
   EXPECT_EQ(S.message(), "Substr: an output of shape [65536,65536] is too large to evaluate");
 }
 
+TEST(ArrayTest, SubstrInUtf8CharactersAsTensorFlowCutsThem) {
+  // TF-checked: "h\u00e9llo", "\u65e5\u672c\u8a9e" and bytes that are not UTF-8
+  // (0xff starts a character of its own).
+  TensorData In = strs({3}, {"h\xc3\xa9llo", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "a\xff" "b"});
+  AttrMap Utf8 = {{"unit", stringAttr("UTF8_CHAR")}};
+  EXPECT_EQ(stringsOf(evalOne("Substr", {In, i32({}, {1}), i32({}, {2})}, Utf8)),
+            (std::vector<std::string>{"\xc3\xa9l", "\xe6\x9c\xac\xe8\xaa\x9e", "\xff" "b"}));
+  EXPECT_EQ(stringsOf(evalOne("Substr", {In, i64({}, {-2}), i64({}, {5})}, Utf8)),
+            (std::vector<std::string>{"lo", "\xe6\x9c\xac\xe8\xaa\x9e", "\xff" "b"}));
+  // A negative length from a non-negative position is empty (in bytes it
+  // reaches the end); from a negative one it is an error.
+  EXPECT_EQ(stringsOf(evalOne("Substr", {In, i32({}, {1}), i32({}, {-1})}, Utf8)),
+            (std::vector<std::string>{"", "", ""}));
+  EXPECT_EQ(invalid("Substr", {In, i32({}, {-1}), i32({}, {-1})}, Utf8),
+            "Substr: pos -1 out of range for string at index 0");
+  // -pos - len is exact, not wrapped at the dtype's width (TF-checked).
+  int32_t Min = std::numeric_limits<int32_t>::min(), Max = std::numeric_limits<int32_t>::max();
+  EXPECT_EQ(invalid("Substr", {strs({}, {"abc"}), i32({}, {-1}), i32({}, {Min})}, Utf8),
+            "Substr: pos -1 out of range for string at index 0");
+  EXPECT_EQ(stringsOf(evalOne("Substr", {strs({}, {"abc"}), i32({}, {-1}), i32({}, {Max})}, Utf8)),
+            (std::vector<std::string>{"c"}));
+  EXPECT_EQ(invalid("Substr", {In, i32({3}, {0, 3, 4}), i32({3}, {9, 1, 1})}, Utf8),
+            "Substr: pos 4 out of range for string at index 2");
+  // Of a 2-D broadcast output, the message names the row: (0, 1) is "index 0".
+  EXPECT_EQ(invalid("Substr", {strs({2}, {"abc", "d"}), i32({1, 2}, {0, 2}), i32({1, 2}, {1, 1})},
+                    Utf8),
+            "Substr: pos 2 out of range for string at index 0");
+  EXPECT_EQ(evalOne("StringLength", {In}, Utf8).values<int32_t>(), (std::vector<int32_t>{5, 3, 3}));
+}
+
+TEST(ArrayTest, RegularExpressionsAreRe2s) {
+  // TF-checked: what a text-preprocessing model does.
+  TensorData Text = strs({}, {"Hello,  World!\tOK"});
+  auto Replace = [](std::string Pattern, std::string Rewrite, bool Global = true) {
+    return AttrMap{{"pattern", stringAttr(Pattern)},
+                   {"rewrite", stringAttr(Rewrite)},
+                   {"replace_global", boolAttr(Global)}};
+  };
+  EXPECT_EQ(stringsOf(evalOne("StaticRegexReplace", {Text}, Replace("[^a-z0-9 ]+", ""))),
+            (std::vector<std::string>{"ello  orld"}));
+  EXPECT_EQ(stringsOf(evalOne("StaticRegexReplace", {Text}, Replace("\\s+", " "))),
+            (std::vector<std::string>{"Hello, World! OK"}));
+  EXPECT_EQ(stringsOf(evalOne("RegexReplace", {strs({1}, {"2026-11-28"}),
+                                               strs({}, {"(\\d+)-(\\d+)-(\\d+)"}),
+                                               strs({}, {"\\3/\\2/\\1"})})),
+            (std::vector<std::string>{"28/11/2026"}));
+  EXPECT_EQ(stringsOf(evalOne("StaticRegexReplace", {strs({}, {"aaa"})}, Replace("a", "b", false))),
+            (std::vector<std::string>{"baa"}));
+  TensorData Match = evalOne("StaticRegexFullMatch", {strs({3}, {"abc123", "abc", "123"})},
+                             {{"pattern", stringAttr("[a-z]+\\d*")}});
+  EXPECT_EQ(Match.values<uint8_t>(), (std::vector<uint8_t>{1, 1, 0}));
+  EXPECT_EQ(invalid("RegexFullMatch", {strs({1}, {"a"}), strs({1}, {"a"})}),
+            "RegexFullMatch: Pattern must be scalar, but received [1]");
+}
+
+TEST(ArrayTest, HostileRegularExpressionsAreOneLineErrorsOrLinear) {
+  // RE2 refuses nested repetition past 1000 (TF-checked message), in one line.
+  EXPECT_EQ(invalid("StaticRegexFullMatch", {strs({1}, {"a"})},
+                    {{"pattern", stringAttr("a{1000}{1000}")}}),
+            "StaticRegexFullMatch: Invalid pattern: a{1000}{1000}, error: bad repetition "
+            "operator: {1000}{1000}");
+  // What backtracks exponentially elsewhere is linear in RE2: 2^100000 paths.
+  TensorData Long = strs({1}, {std::string(100000, 'a')});
+  TensorData Match = evalOne("RegexFullMatch", {Long, strs({}, {"(a*)*b"})});
+  EXPECT_EQ(Match.values<uint8_t>(), (std::vector<uint8_t>{0}));
+  // A replacement's output is bounded before it is made: an empty pattern
+  // matches at each of the 100001 places, each writing 100 bytes.
+  EvalBudget Budget;
+  Budget.MaxTensorBytes = 1 << 20;
+  absl::StatusOr<std::vector<TensorData>> Out =
+      evaluate("RegexReplace", {Long, strs({}, {""}), strs({}, {std::string(100, 'x')})},
+               {{"replace_global", boolAttr(true)}}, Exactness::Bitwise, &Budget);
+  EXPECT_TRUE(absl::IsResourceExhausted(Out.status())) << Out.status();
+}
+
 TEST(ArrayTest, RangeAsTensorFlowComputesIt) {
   EXPECT_EQ(evalOne("Range", {i32({}, {1}), i32({}, {10}), i32({}, {4})}).values<int32_t>(),
             (std::vector<int32_t>{1, 5, 9}));

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "EvalTestSupport.h"
 
+#include "absl/strings/match.h"
+
 using namespace frost;
 using namespace frost::eval;
 using namespace frost::eval::test;
@@ -68,6 +70,31 @@ TEST(BudgetTest, RefusesAnOutputOverTheTensorLimitBeforeMakingIt) {
             "per tensor");
   // Without a budget, the same call runs.
   EXPECT_TRUE(evaluate("Fill", {Dims, Value}, {}).ok());
+}
+
+TEST(BudgetTest, ChargesARegularExpressionItsSteps) {
+  // RE2 is linear in the text, times the pattern's compiled size: ten
+  // 1000-character windows with a group step 80,000 instructions per byte
+  // (41 s over 50,000 bytes, measured), far over the default budget; \s+ on
+  // the same text is cheap.
+  std::vector<TensorData> Text = {
+      TensorData::strings(tensorflow::DT_STRING, {1}, {std::string(50000, 'a')})};
+  std::string Windows;
+  for (int I = 0; I < 10; ++I)
+    Windows += ".{1000}";
+  AttrMap Attrs = {{"pattern", stringAttr("(" + Windows + ")")},
+                   {"rewrite", stringAttr("\\1x")},
+                   {"replace_global", boolAttr(true)}};
+  EvalBudget Budget;
+  absl::StatusOr<std::vector<TensorData>> Out =
+      evaluate("StaticRegexReplace", Text, Attrs, Exactness::Bitwise, &Budget);
+  EXPECT_TRUE(absl::IsResourceExhausted(Out.status())) << Out.status();
+  EXPECT_TRUE(absl::StartsWith(Out.status().message(), "StaticRegexReplace needs about "))
+      << Out.status();
+  EXPECT_EQ(Budget.Exceeded, EvalBudget::Limit::Work);
+  Attrs["pattern"] = stringAttr("\\s+");
+  EvalBudget Fresh;
+  EXPECT_TRUE(evaluate("StaticRegexReplace", Text, Attrs, Exactness::Bitwise, &Fresh).ok());
 }
 
 } // namespace
