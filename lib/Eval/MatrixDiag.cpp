@@ -160,6 +160,8 @@ absl::StatusOr<Outputs> evalMatrixDiagV3(const KernelContext &Ctx) {
         }
         const DiagPlace P = placeOf(D, MaxLen, Rows, Cols, Align);
         const int64_t Index = J - std::max<int64_t>(D, 0) + P.Offset;
+        if (Index < 0 || Index >= MaxLen) // TensorFlow would read outside the diagonal.
+          return Ctx.unimplemented("a matrix size that reads outside the diagonals");
         Bytes.append(elementBytes(Diag, (B * NumDiags + (K.Upper - D)) * MaxLen + Index).str());
       }
   return Outputs{TensorData::owned(Diag.dtype(), std::move(OutShape), std::move(Bytes))};
