@@ -89,11 +89,8 @@ absl::StatusOr<Outputs> evalHistogramFixedWidth(const KernelContext &Ctx) {
   if (OutType != tensorflow::DT_INT32 && OutType != tensorflow::DT_INT64)
     return Ctx.unimplementedType(OutType);
   const TensorData &Values = Ctx.input(0), &Range = Ctx.input(1), &NBins = Ctx.input(2);
-  if (Range.shape().size() != 1)
-    return Ctx.invalid("value_range should be a vector.");
-  if (Range.numElements() != 2)
-    return Ctx.invalid(
-        absl::StrCat("value_range should have two elements, but got ", Range.numElements()));
+  if (Range.shape().size() != 1 || Range.numElements() != 2)
+    return Ctx.invalid("value_range should be a vector of 2 elements.");
   if (!NBins.shape().empty())
     return Ctx.invalid("nbins should be a scalar.");
   FROST_ASSIGN_OR_RETURN(std::vector<int64_t> NBinsV,
