@@ -138,7 +138,7 @@ def gen_histogram(rng):
     if dt.is_floating:
         v = (rng.normal(size=shape) * 6).astype(dt.as_numpy_dtype)
         if v.size and rng.random() < 0.2:
-            v.reshape(-1)[0] = pick(rng, [np.inf, -np.inf, lo, hi])
+            v.reshape(-1)[0] = pick(rng, [np.inf, -np.inf, lo, hi, np.nan])
     else:
         v = rng.integers(-12, 12, size=shape).astype(dt.as_numpy_dtype)
     value_range = np.array([lo, hi]).astype(dt.as_numpy_dtype)

@@ -2,9 +2,9 @@
 //
 // TensorFlow's searchsorted_op.cc (each row of values searched in the same
 // row of sorted_inputs with std::lower_bound / std::upper_bound) and
-// histogram_op.cc (bin = min((max(x, lo) - lo) in T, as double, / step,
-// nbins - 1) truncated, step = (hi - lo) in T / nbins in double). Both are
-// exact. Histograms of NaN values or with a step that is not finite are
+// histogram_op.cc (bin = min((x clamped to [lo, hi], as double, - lo) /
+// step, nbins - 1) truncated, step = hi / nbins - lo / nbins in double; one
+// bin counts everything). Both are exact. A step that is not finite is
 // refused: TensorFlow's bin index is then undefined.
 //
 //===----------------------------------------------------------------------===//
@@ -64,15 +64,6 @@ template <bool Upper> absl::StatusOr<Outputs> searchSorted(const KernelContext &
   });
 }
 
-/// `A - B` in T, wrapping for integers as TensorFlow's compiled code does.
-template <typename T> T difference(T A, T B) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(A) -
-                          static_cast<std::make_unsigned_t<T>>(B));
-  else
-    return A - B;
-}
-
 } // namespace
 
 absl::StatusOr<Outputs> evalLowerBound(const KernelContext &Ctx) {
@@ -89,7 +80,9 @@ absl::StatusOr<Outputs> evalHistogramFixedWidth(const KernelContext &Ctx) {
   if (OutType != tensorflow::DT_INT32 && OutType != tensorflow::DT_INT64)
     return Ctx.unimplementedType(OutType);
   const TensorData &Values = Ctx.input(0), &Range = Ctx.input(1), &NBins = Ctx.input(2);
-  if (Range.shape().size() != 1 || Range.numElements() != 2)
+  if (Range.shape().size() != 1)
+    return Ctx.invalid("value_range should be a vector.");
+  if (Range.numElements() != 2)
     return Ctx.invalid("value_range should be a vector of 2 elements.");
   if (!NBins.shape().empty())
     return Ctx.invalid("nbins should be a scalar.");
@@ -108,23 +101,30 @@ absl::StatusOr<Outputs> evalHistogramFixedWidth(const KernelContext &Ctx) {
     if (Bins <= 0)
       return Ctx.invalid(
           absl::StrCat("nbins should be a positive number, but got '", Bins, "'"));
-    const double Step = static_cast<double>(difference(Hi, Lo)) / static_cast<double>(Bins);
-    const double LastBin = static_cast<double>(Bins - 1);
-    if (!std::isfinite(Step) || Step <= 0)
-      return Ctx.unimplemented("a value range whose width is not finite or wraps");
     FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, OutType, {Bins}).status());
     std::vector<int64_t> Counts(static_cast<size_t>(Bins), 0);
-    for (int64_t I = 0; I < X.size(); ++I) {
-      const T V = X[I];
-      if constexpr (!std::is_integral_v<T>)
-        if (std::isnan(V))
-          return Ctx.unimplemented("a NaN value: TensorFlow's bin for it is undefined");
-      const T Clamped = V < Lo ? Lo : V;
-      const double Bin =
-          std::min(static_cast<double>(difference(Clamped, Lo)) / Step, LastBin);
-      if (!(Bin >= 0))
-        return Ctx.unimplemented("a value whose bin is undefined");
-      ++Counts[static_cast<size_t>(static_cast<int32_t>(Bin))];
+    if (Bins == 1) {
+      Counts[0] = X.size();
+    } else {
+      // The step from each bound divided separately, so it cannot overflow.
+      const double Step = static_cast<double>(Hi) / static_cast<double>(Bins) -
+                          static_cast<double>(Lo) / static_cast<double>(Bins);
+      const double LastBin = static_cast<double>(Bins - 1);
+      for (int64_t I = 0; I < X.size(); ++I)
+        if constexpr (!std::is_integral_v<T>)
+          if (std::isnan(X[I]))
+            return Ctx.invalid("Histogram values must not contain NaN");
+      if (!std::isfinite(Step))
+        return Ctx.unimplemented("a value range whose width is not finite");
+      for (int64_t I = 0; I < X.size(); ++I) {
+        const T V = X[I];
+        const T Clamped = V < Lo ? Lo : (Hi < V ? Hi : V);
+        const double Bin = std::min(
+            (static_cast<double>(Clamped) - static_cast<double>(Lo)) / Step, LastBin);
+        if (!(Bin >= 0))
+          return Ctx.unimplemented("a value whose bin is undefined");
+        ++Counts[static_cast<size_t>(static_cast<int32_t>(Bin))];
+      }
     }
     std::vector<int64_t> Shape{Bins};
     if (OutType == tensorflow::DT_INT32) {
