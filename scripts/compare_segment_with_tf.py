@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Compares Frost's segment reduction and DenseBincount kernels with TensorFlow.
+"""Compares Frost's segment reduction, bincount, histogram and search kernels with TensorFlow.
 
 The ops of lib/Eval/Segment.cpp (UnsortedSegmentSum, UnsortedSegmentMax,
-UnsortedSegmentMin, UnsortedSegmentProd, DenseBincount) on random cases over
+UnsortedSegmentMin, UnsortedSegmentProd, the sorted SegmentSum, SegmentMean,
+SegmentMax, SegmentMin, SegmentProd, DenseBincount) and lib/Eval/Search.cpp
+(LowerBound, UpperBound, HistogramFixedWidth) on random cases over
 every real dtype TensorFlow registers for each op on CPU and every index type
 (int32, int64 segment ids and bin values), with negative
 segment ids (dropped), empty segments (the reduction's identity), NaNs and
-signed zeros, and inputs TensorFlow refuses. Cases are computed and written as
+signed zeros, sorted ids with gaps, repeats and out-of-order or negative ids,
+and inputs TensorFlow refuses. Cases are computed and written as
 scripts/compare_array_with_tf.py does and replayed by the same frost-unittests
 test (ArrayTensorFlowTest): equal bytes, or TensorFlow's message.
 
@@ -81,7 +84,74 @@ def gen_bincount(rng):
                 {"binary_output": bool(rng.random() < 0.3)})
 
 
-GENERATORS = [gen_segment, gen_segment, gen_bincount]
+def gen_sorted_segment(rng):
+    op = pick(rng, ["SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd"])
+    dt = pick(rng, REAL)
+    shape = rand_shape(rng, rank=int(rng.integers(1, 4)), max_dim=5)
+    if rng.random() < 0.3 and dt.is_floating:
+        shape = [int(rng.integers(1, 6)), pick(rng, [8, 9, 16, 17])]  # Whole AVX packets.
+    ids = np.sort(rng.integers(0, 4, size=shape[:1]))
+    if rng.random() < 0.1 and ids.size > 1:
+        ids = ids[::-1].copy()
+    if rng.random() < 0.05 and ids.size:
+        ids[0] = -1
+    if rng.random() < 0.03 and ids.size:
+        ids = ids - 3
+    if rng.random() < 0.03:
+        ids = np.concatenate([ids, [9]])
+    data = some_values(rng, dt, shape)
+    if rng.random() < 0.2 and dt.is_floating and data.size:
+        data.reshape(-1)[rng.integers(0, 2, size=data.size).astype(bool)] = pick(rng, [0.0, -0.0])
+    ids = idx(ids, pick(rng, [np.int32, np.int64]))
+    if rng.random() < 0.03:
+        ids = ids.reshape([1, -1])
+    return Case(op, {"data": data, "segment_ids": ids})
+
+
+SEARCH = [tf.float32, tf.float64, tf.float16, tf.int8, tf.int32, tf.int64, tf.uint8,
+          tf.uint16]
+
+
+def gen_search(rng):
+    op = pick(rng, ["LowerBound", "UpperBound"])
+    dt = pick(rng, SEARCH)
+    rows = int(rng.integers(0, 4))
+    n, m = int(rng.integers(0, 7)), int(rng.integers(0, 7))
+    lo = 0 if dt.is_unsigned else -5
+    sorted_inputs = np.sort(rng.integers(lo, 6, size=[rows, n]), axis=1)
+    vals = rng.integers(lo - 1, 7, size=[rows if rng.random() > 0.05 else rows + 1, m])
+    sorted_inputs = sorted_inputs.astype(dt.as_numpy_dtype)
+    vals = vals.astype(dt.as_numpy_dtype)
+    if dt.is_floating and rng.random() < 0.3 and vals.size:
+        vals.reshape(-1)[0] = pick(rng, [np.nan, np.inf, -np.inf, 0.5])
+    return Case(op, {"sorted_inputs": sorted_inputs, "values": vals},
+                {"out_type": pick(rng, [tf.int32, tf.int64])})
+
+
+def gen_histogram(rng):
+    dt = pick(rng, [tf.float32, tf.float64, tf.int32, tf.int64])
+    shape = rand_shape(rng, max_dim=6)
+    lo = float(rng.integers(-5, 3))
+    hi = lo + float(pick(rng, [1, 2, 7, 10])) * (1 if rng.random() > 0.05 else -1)
+    if dt.is_floating and rng.random() < 0.3:
+        lo, hi = lo + 0.25, hi - 0.5
+    if dt.is_floating:
+        v = (rng.normal(size=shape) * 6).astype(dt.as_numpy_dtype)
+        if v.size and rng.random() < 0.2:
+            v.reshape(-1)[0] = pick(rng, [np.inf, -np.inf, lo, hi, np.nan])
+    else:
+        v = rng.integers(-12, 12, size=shape).astype(dt.as_numpy_dtype)
+    value_range = np.array([lo, hi]).astype(dt.as_numpy_dtype)
+    if rng.random() < 0.03:
+        value_range = np.array([lo, hi, hi]).astype(dt.as_numpy_dtype)
+    nbins = idx(int(rng.integers(1, 8)) if rng.random() > 0.05 else 0)
+    return Case("HistogramFixedWidth", {"values": v, "value_range": value_range,
+                                        "nbins": nbins},
+                {"dtype": pick(rng, [tf.int32, tf.int64])})
+
+
+GENERATORS = [gen_segment, gen_segment, gen_bincount, gen_sorted_segment, gen_sorted_segment,
+              gen_search, gen_histogram]
 
 
 def main():

@@ -1,18 +1,22 @@
-//===- Segment.cpp - Unsorted segment reductions, DenseBincount, Bucketize ===//
+//===- Segment.cpp - Segment reductions, DenseBincount, Bucketize ---------===//
 //
 // TensorFlow's segment_reduction_ops_impl.h (UnsortedSegmentSum, Max, Min,
 // Prod) and bincount_op.cc (DenseBincount) on CPU, with their checks and
 // messages. Each output row starts at the reduction's identity (Max: the
 // type's lowest value, Min: its highest) and takes the input rows of its
 // segment in index order, as TensorFlow's functor does, so float results are
-// bit for bit TensorFlow's. DenseBincount's 1-D float sums are refused over
+// bit for bit TensorFlow's. The sorted reductions (SegmentSum, Mean, Max,
+// Min, Prod) follow SegmentReductionOp: a one-row segment is copied, longer
+// ones are reduced by Eigen's reducers in row order. DenseBincount's 1-D float sums are refused over
 // 1024 elements: TensorFlow splits those between threads, which changes the
 // order of the additions.
 //
 //===----------------------------------------------------------------------===//
 #include "ArraySupport.h"
+#include "ElementwiseSupport.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <limits>
 
 namespace frost::eval {
@@ -126,6 +130,165 @@ absl::StatusOr<Outputs> evalUnsortedSegmentMax(const KernelContext &Ctx) {
 }
 absl::StatusOr<Outputs> evalUnsortedSegmentMin(const KernelContext &Ctx) {
   return unsortedSegment(Ctx, SegmentReduction::Min);
+}
+
+// --- Sorted segment reductions ---------------------------------------------------
+
+namespace {
+
+enum class SortedReduction { Sum, Mean, Max, Min, Prod };
+
+/// The value TensorFlow gives the rows of ids no segment holds (its
+/// `default_value`: 1 for Prod, 0 otherwise, even for Max and Min).
+template <typename T> T emptySegment(SortedReduction R) {
+  return R == SortedReduction::Prod ? T(1) : T(0);
+}
+
+/// Eigen's MaxReducer / MinReducer start: -inf / inf for floating point
+/// types, the lowest / highest value for integers.
+template <typename T> T bottomValue(bool Max) {
+  if constexpr (std::is_integral_v<T>)
+    return Max ? Eigen::NumTraits<T>::lowest() : Eigen::NumTraits<T>::highest();
+  else
+    return Max ? -Eigen::NumTraits<T>::infinity() : Eigen::NumTraits<T>::infinity();
+}
+
+/// Eigen's reducer over the rows of one segment (more than one row), in
+/// row order from the reducer's initial value. Max and Min differ between
+/// Eigen's packet path (a NaN is skipped, the earlier of -0.0 and 0.0
+/// stays) and its scalar path (a NaN is taken unless a later value
+/// replaces it, the later of -0.0 and 0.0 wins), as measured against
+/// TensorFlow: `InPacket` says which path computed the column.
+template <typename T>
+T reduceRows(SortedReduction R, const T *First, int64_t Rows, int64_t Stride, bool InPacket) {
+  using W = elementwise::WrapType<T>;
+  switch (R) {
+  case SortedReduction::Sum:
+  case SortedReduction::Mean: {
+    W Acc = W(0);
+    for (int64_t I = 0; I < Rows; ++I)
+      Acc = static_cast<W>(Acc + static_cast<W>(First[I * Stride]));
+    if (R == SortedReduction::Sum)
+      return static_cast<T>(Acc);
+    return static_cast<T>(static_cast<T>(Acc) / static_cast<T>(Rows));
+  }
+  case SortedReduction::Prod: {
+    W Acc = W(1);
+    for (int64_t I = 0; I < Rows; ++I)
+      Acc = static_cast<W>(Acc * static_cast<W>(First[I * Stride]));
+    return static_cast<T>(Acc);
+  }
+  case SortedReduction::Max: {
+    T Acc = bottomValue<T>(/*Max=*/true);
+    for (int64_t I = 0; I < Rows; ++I) {
+      const T V = First[I * Stride];
+      Acc = InPacket ? (Acc < V ? V : Acc) : (V < Acc ? Acc : V);
+    }
+    return Acc;
+  }
+  case SortedReduction::Min: {
+    T Acc = bottomValue<T>(/*Max=*/false);
+    for (int64_t I = 0; I < Rows; ++I) {
+      const T V = First[I * Stride];
+      Acc = InPacket ? (V < Acc ? V : Acc) : (Acc < V ? Acc : V);
+    }
+    return Acc;
+  }
+  }
+  return T(0);
+}
+
+/// Elements of T in one of TensorFlow's AVX packets (its CPU builds use AVX).
+template <typename T> constexpr int64_t packetSize() {
+  if constexpr (std::is_same_v<T, float>)
+    return 8;
+  else if constexpr (std::is_same_v<T, double>)
+    return 4;
+  else if constexpr (std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>)
+    return 8;
+  else
+    return 1;
+}
+
+absl::StatusOr<Outputs> sortedSegment(const KernelContext &Ctx, SortedReduction R) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  const TensorData &Data = Ctx.input(0), &Ids = Ctx.input(1);
+  if (Data.shape().empty())
+    return Ctx.invalid("input must be at least rank 1");
+  if (Ids.shape().size() != 1)
+    return Ctx.invalid("segment_ids should be a vector.");
+  if (Ids.numElements() != Data.shape()[0])
+    return Ctx.invalid("segment_ids should be the same size as dimension 0 of input.");
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> SegmentIds, intElements(Ctx, 1));
+  const int64_t NumIds = static_cast<int64_t>(SegmentIds.size());
+  const int64_t OutRows = NumIds > 0 ? SegmentIds.back() + 1 : 0;
+  if (OutRows < 0)
+    return Ctx.invalid("segment ids must be >= 0");
+  std::vector<int64_t> OutShape = shapeVector(Data);
+  OutShape[0] = OutRows;
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, Data.dtype(), OutShape).status());
+  if (NumIds > 0 && OutRows == 0)
+    return Ctx.invalid("segment ids must be >= 0");
+  int64_t Inner = 1;
+  for (size_t D = 1; D < OutShape.size(); ++D)
+    Inner *= OutShape[D];
+  return dispatch<Numbers>(Ctx, Data.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+    using T = typename decltype(Tag)::type;
+    OutputOf<T> Out(OutShape);
+    std::fill(Out.data(), Out.data() + Out.size(), emptySegment<T>(R));
+    if (NumIds == 0)
+      return Outputs{std::move(Out).finish()};
+    ElementsOf<T> In(Data);
+    const int64_t PacketColumns = Inner / packetSize<T>() * packetSize<T>();
+    // TensorFlow's loop: a segment is processed once the next id differs.
+    int64_t Start = 0;
+    for (int64_t End = 1; End <= NumIds; ++End) {
+      const int64_t Id = SegmentIds[Start];
+      if (End < NumIds) {
+        if (SegmentIds[End] == Id)
+          continue;
+        if (SegmentIds[End] < Id)
+          return Ctx.invalid("segment ids are not increasing");
+      }
+      if (Id < 0 || Id >= OutRows)
+        return Ctx.invalid(absl::StrCat("Segment id ", Id, " out of range [0, ", OutRows,
+                                        "), possibly because 'segment_ids' input is not "
+                                        "sorted."));
+      const int64_t Rows = End - Start;
+      for (int64_t K = 0; K < Inner; ++K) {
+        const T *First = In.data() + Start * Inner + K;
+        if (Rows == 1) {
+          Out[Id * Inner + K] = *First;
+          continue;
+        }
+        if constexpr (std::is_integral_v<T>)
+          if (R == SortedReduction::Mean && static_cast<T>(Rows) == T(0))
+            return Ctx.unimplemented("a mean over a segment whose row count is 0 in its "
+                                     "dtype: TensorFlow divides by zero");
+        Out[Id * Inner + K] = reduceRows(R, First, Rows, Inner, K < PacketColumns);
+      }
+      Start = End;
+    }
+    return Outputs{std::move(Out).finish()};
+  });
+}
+
+} // namespace
+
+absl::StatusOr<Outputs> evalSegmentSum(const KernelContext &Ctx) {
+  return sortedSegment(Ctx, SortedReduction::Sum);
+}
+absl::StatusOr<Outputs> evalSegmentMean(const KernelContext &Ctx) {
+  return sortedSegment(Ctx, SortedReduction::Mean);
+}
+absl::StatusOr<Outputs> evalSegmentMax(const KernelContext &Ctx) {
+  return sortedSegment(Ctx, SortedReduction::Max);
+}
+absl::StatusOr<Outputs> evalSegmentMin(const KernelContext &Ctx) {
+  return sortedSegment(Ctx, SortedReduction::Min);
+}
+absl::StatusOr<Outputs> evalSegmentProd(const KernelContext &Ctx) {
+  return sortedSegment(Ctx, SortedReduction::Prod);
 }
 
 // --- DenseBincount -------------------------------------------------------------
