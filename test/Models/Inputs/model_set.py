@@ -818,7 +818,9 @@ def build_tf2_array_math(path, r):
                                                 [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
             "depth_to_space": tf.nn.depth_to_space(tf.reshape(y[:, :4], [-1, 1, 1, 4]), 2),
             "diagonal": tf.linalg.diag_part(tf.linalg.diag(y)),
-            "shifted": tf.bitwise.right_shift(tf.bitcast(y, tf.int32), 3),
+            # Of the input: a float computed by MatMul may differ from
+            # TensorFlow's in its last bit, which Bitcast exposes.
+            "shifted": tf.bitwise.right_shift(tf.bitcast(x, tf.int32), 3),
             "lse": tf.reduce_logsumexp(y, 1),
         }
     m.f = f
