@@ -68,9 +68,10 @@ struct EvalBudget {
   Limit Exceeded = Limit::None;
 };
 
-/// A cheap estimate, from shapes and attributes only, of the work units
-/// `Op` on `Inputs` costs: the elements it reads, times the window or
-/// inner dimension for products, convolutions and pooling.
+/// A cheap estimate, from shapes and attributes (and, for regular
+/// expressions, the compiled pattern's size), of the work units `Op` on
+/// `Inputs` costs: the elements it reads, times the window or inner
+/// dimension for products, convolutions and pooling.
 uint64_t estimateWork(llvm::StringRef Op, llvm::ArrayRef<TensorData> Inputs, const AttrMap &Attrs);
 
 /// Computes the outputs of `Op` (a TensorFlow op name) on `Inputs` (the data
