@@ -432,10 +432,16 @@ def run_case(case, name, known_shapes=()):
     return node
 
 
-def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-array-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
+def replay_main(doc, generators, name):
+    """The main of a script whose cases ArrayTensorFlowTest replays: writes
+    /tmp/frost-NAME-tf-cases.pb (60 cases unless --cases) and runs the test."""
+    return tf_cases.main(doc.splitlines()[0], generators, run_case, cases=60,
+                         out="/tmp/frost-%s-tf-cases.pb" % name, env_var="FROST_ARRAY_TF_CASES",
                          gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+
+
+def main():
+    return replay_main(__doc__, GENERATORS, "array")
 
 
 if __name__ == "__main__":

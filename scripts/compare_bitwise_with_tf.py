@@ -23,7 +23,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, pick, rand_shape, run_case, values  # noqa: E402
+from compare_array_with_tf import Case, pick, rand_shape, replay_main, values  # noqa: E402
 
 INTS = [tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64]
 BITCASTABLE = INTS + [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.complex64,
@@ -79,9 +79,7 @@ GENERATORS = [gen_binary, gen_binary, gen_invert, gen_bitcast]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-bitwise-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "bitwise")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import compare_array_with_tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, idx, pick, rand_shape, run_case, values  # noqa: E402
+from compare_array_with_tf import Case, idx, pick, rand_shape, replay_main, values  # noqa: E402
 
 
 class FlatOps:
@@ -154,9 +154,7 @@ GENERATORS = [gen_greedy, gen_beam, gen_beam, gen_sparse_to_dense]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-ctc-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "ctc")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, idx, pick, rand_shape, run_case, values  # noqa: E402
+from compare_array_with_tf import Case, idx, pick, rand_shape, replay_main, values  # noqa: E402
 
 SOME = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int32, tf.int64,
         tf.uint8, tf.uint16, tf.bool]
@@ -83,17 +83,22 @@ def diag_k(rng, rows, cols):
     return idx([lo, hi])
 
 
+def diagonals_shape(batch, rows, cols, k):
+    """The shape of the diagonals k (a scalar or [lo, hi]) of rows x cols
+    matrices: [..., hi - lo + 1 (only for a range), the longest diagonal]."""
+    lo, hi = (int(k), int(k)) if k.ndim == 0 else (int(k[0]), int(k[1]))
+    lo, hi = min(lo, hi), max(lo, hi)
+    max_len = max(min(rows + min(hi, 0), cols - max(lo, 0)), 1)
+    return batch + ([hi - lo + 1] if hi > lo else []) + [max_len], hi > lo
+
+
 def gen_diag(rng):
     dt = pick(rng, SOME)
     batch = rand_shape(rng, rank=int(rng.integers(0, 3)), max_dim=3)
     rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     k = diag_k(rng, rows, cols)
-    lo, hi = (int(k), int(k)) if k.ndim == 0 else (int(k[0]), int(k[1]))
-    lo, hi = min(lo, hi), max(lo, hi)
-    max_len = min(rows + min(hi, 0), cols - max(lo, 0))
-    max_len = max(max_len, 1)
-    dshape = batch + ([hi - lo + 1] if hi > lo else []) + [max_len]
-    if rng.random() < 0.05 and hi > lo:
+    dshape, ranged = diagonals_shape(batch, rows, cols, k)
+    if rng.random() < 0.05 and ranged:
         dshape[-2] += 1
     diagonal = values(rng, dt, dshape)
     num_rows = pick(rng, [-1, -1, rows, rows + 1])
@@ -120,10 +125,7 @@ def gen_set_diag(rng):
     batch = rand_shape(rng, rank=int(rng.integers(0, 3)), max_dim=3)
     rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     k = diag_k(rng, rows, cols)
-    lo, hi = (int(k), int(k)) if k.ndim == 0 else (int(k[0]), int(k[1]))
-    lo, hi = min(lo, hi), max(lo, hi)
-    max_len = max(min(rows + min(hi, 0), cols - max(lo, 0)), 1)
-    dshape = batch + ([hi - lo + 1] if hi > lo else []) + [max_len]
+    dshape, _ = diagonals_shape(batch, rows, cols, k)
     if rng.random() < 0.05:
         dshape[-1] += 1
     return Case("MatrixSetDiagV3", {"input": values(rng, dt, batch + [rows, cols]),
@@ -135,9 +137,7 @@ GENERATORS = [gen_roll, gen_patches, gen_diag, gen_diag_part, gen_set_diag]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-patches-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "patches")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, pick, run_case  # noqa: E402
+from compare_array_with_tf import Case, pick, replay_main  # noqa: E402
 
 REAL = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int16, tf.int32,
         tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64]
@@ -58,10 +58,7 @@ GENERATORS = [gen_pool]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-pool-argmax-tf-cases.pb",
-                         env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "pool-argmax")
 
 
 if __name__ == "__main__":

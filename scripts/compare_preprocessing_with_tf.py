@@ -25,7 +25,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, pick, rand_shape, run_case  # noqa: E402
+from compare_array_with_tf import Case, pick, rand_shape, replay_main  # noqa: E402
 
 
 def gen_bucketize(rng):
@@ -69,10 +69,7 @@ GENERATORS = [gen_bucketize, gen_strong_hash]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-preprocessing-tf-cases.pb",
-                         env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "preprocessing")
 
 
 if __name__ == "__main__":

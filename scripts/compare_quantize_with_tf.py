@@ -25,7 +25,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, pick, rand_shape, run_case  # noqa: E402
+from compare_array_with_tf import Case, pick, rand_shape, replay_main  # noqa: E402
 
 TYPES = [tf.qint8, tf.quint8, tf.qint16, tf.quint16, tf.qint32]
 MODES = ["MIN_COMBINED", "MIN_FIRST", "SCALED"]
@@ -116,9 +116,7 @@ GENERATORS = [gen_quantize] * 4 + [gen_refused]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-quantize-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "quantize")
 
 
 if __name__ == "__main__":

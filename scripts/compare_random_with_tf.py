@@ -24,7 +24,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, run_case  # noqa: E402
+from compare_array_with_tf import Case, replay_main, run_case  # noqa: E402
 
 FLOATS = [tf.float32, tf.float64, tf.float16, tf.bfloat16]
 INT_RANGE = {tf.int32: np.int32, tf.int64: np.int64, tf.uint32: np.uint32, tf.uint64: np.uint64}
@@ -160,9 +160,7 @@ GENERATORS = [gen_float, gen_float, gen_float, gen_int, gen_full_int, gen_key_co
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-random-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "random")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import Case, idx, run_case  # noqa: E402
+from compare_array_with_tf import Case, idx, replay_main, run_case  # noqa: E402
 
 ALPHABET = [b"a", b"b", b"Z", b"Q", b" ", b" ", b",", b"\t", b"<>", b"0", b"7", b".",
             "\u00e9".encode(), "\u65e5".encode(), b"\xff"]
@@ -298,9 +298,7 @@ GENERATORS = [gen_hash, gen_join, gen_length, gen_case, gen_substr, gen_substr_u
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-strings-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "strings")
 
 
 if __name__ == "__main__":

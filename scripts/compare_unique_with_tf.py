@@ -30,7 +30,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf_cases  # noqa: E402
-from compare_array_with_tf import MOVABLE, Case, idx, pick, rand_shape, run_case, values  # noqa: E402
+from compare_array_with_tf import Case, MOVABLE, idx, pick, rand_shape, replay_main, values  # noqa: E402
 
 # TF_CALL_REAL_NUMBER_TYPES, string and bool.
 UNIQUE_TYPES = [tf.float32, tf.float64, tf.float16, tf.bfloat16, tf.int8, tf.int16, tf.int32,
@@ -127,9 +127,7 @@ GENERATORS = [gen_reverse_sequence, gen_unique, gen_unique]
 
 
 def main():
-    return tf_cases.main(__doc__.splitlines()[0], GENERATORS, run_case, cases=60,
-                         out="/tmp/frost-unique-tf-cases.pb", env_var="FROST_ARRAY_TF_CASES",
-                         gtest_filter="ArrayTensorFlowTest.*", skipped_as="not buildable")
+    return replay_main(__doc__, GENERATORS, "unique")
 
 
 if __name__ == "__main__":

@@ -122,32 +122,18 @@ inline std::string describe(const TensorData &T) {
 inline bool elementAsDouble(const TensorData &T, int64_t I, double &V) {
   switch (T.dtype()) {
   case tensorflow::DT_FLOAT:
-    V = T.element<float>(I);
-    return true;
   case tensorflow::DT_DOUBLE:
-    V = T.element<double>(I);
-    return true;
   case tensorflow::DT_HALF:
-    V = static_cast<float>(T.element<Eigen::half>(I));
-    return true;
   case tensorflow::DT_BFLOAT16:
-    V = static_cast<float>(T.element<Eigen::bfloat16>(I));
-    return true;
   case tensorflow::DT_INT8:
-    V = T.element<int8_t>(I);
-    return true;
   case tensorflow::DT_UINT8:
-    V = T.element<uint8_t>(I);
-    return true;
   case tensorflow::DT_INT16:
-    V = T.element<int16_t>(I);
-    return true;
   case tensorflow::DT_INT32:
-    V = T.element<int32_t>(I);
+  case tensorflow::DT_INT64: {
+    long double Imag;
+    V = static_cast<double>(*elementAsNumber(T, I, Imag));
     return true;
-  case tensorflow::DT_INT64:
-    V = static_cast<double>(T.element<int64_t>(I));
-    return true;
+  }
   default:
     return false;
   }

@@ -31,6 +31,10 @@ with g.as_default():
     tf.identity(R.TensorListConcat(input_handle=split, element_dtype=tf.float32, element_shape=[None, 2])[0], name="concat_v1")
     tf.identity(R.TensorListConcatV2(input_handle=res, element_shape=es, leading_dims=none, element_dtype=tf.float32)[0], name="inferred_from_set")
     tf.identity(R.TensorListConcatV2(input_handle=longer, element_shape=es, leading_dims=none, element_dtype=tf.float32)[0], name="missing_leading_dims")
+    bad = R.TensorListSplit(tensor=x, element_shape=es, lengths=tf.constant([1, 1], tf.int64), name="bad_split")
+    tf.identity(R.TensorListLength(input_handle=bad), name="unused_rows")
+    neg = R.TensorListResize(input_handle=split, size=tf.constant(-1), name="negative_resize")
+    tf.identity(R.TensorListLength(input_handle=neg), name="negative_size")
 gd = g.as_graph_def()
 open(sys.argv[1], "w").write(str(gd))
 with tf.compat.v1.Session(graph=g) as s:
@@ -41,3 +45,8 @@ with tf.compat.v1.Session(graph=g) as s:
         s.run("missing_leading_dims:0")
     except Exception as e:
         print("ERR", str(e).splitlines()[0])
+    for n in ["unused_rows", "negative_size"]:
+        try:
+            s.run(n + ":0")
+        except Exception as e:
+            print("ERR", n, [l for l in str(e).splitlines() if "Error" in l or "Unused" in l or "expects" in l][:2])
