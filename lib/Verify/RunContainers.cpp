@@ -156,8 +156,12 @@ absl::StatusOr<TensorData> stack(tensorflow::DataType DType,
     std::string Data;
     Data.reserve(Bytes);
     std::string Zero(static_cast<size_t>(PerItem) * dataTypeSize(DType), '\0');
-    for (const std::optional<TensorData> &Item : Items)
-      Data += Item ? Item->bytes().str() : Zero;
+    for (const std::optional<TensorData> &Item : Items) {
+      if (Item)
+        Data.append(Item->bytes().data(), Item->bytes().size());
+      else
+        Data.append(Zero);
+    }
     return TensorData::owned(DType, std::move(Out), std::move(Data));
   }
   std::vector<std::string> Elements;
@@ -447,58 +451,63 @@ RunContainers::concatList(const Node &N, const Container &L, std::vector<TensorD
   if (V2) {
     FROST_ASSIGN_OR_RETURN(LeadingDims, intValues(In[2], "leading_dims"));
   }
-  std::vector<std::optional<TensorData>> Parts;
-  std::string Lengths;
+  std::vector<int64_t> Dims;
   int64_t Total = 0;
   for (size_t I = 0; I < L.Items.size(); ++I) {
     int64_t Dim;
     if (L.Items[I]) {
       Dim = L.Items[I]->shape()[0];
-      Parts.push_back(reshaped(*L.Items[I], {Dim * *numElements(*Rest)}));
+    } else if (I >= LeadingDims.size() && Inferred >= 0) {
+      Dim = Inferred;
+    } else if (!V2) {
+      return absl::InvalidArgumentError(
+          "Concating lists with uninitialized tensors is not supported in this version of "
+          "TensorListConcat. Consider updating your GraphDef to run the newer version.");
+    } else if (I >= LeadingDims.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("List contains uninitialized tensor at index ", I,
+                       " but leading_dims has only ", LeadingDims.size(), " elements."));
     } else {
-      if (I >= LeadingDims.size() && Inferred >= 0) {
-        Dim = Inferred;
-      } else if (!V2) {
-        return absl::InvalidArgumentError(
-            "Concating lists with uninitialized tensors is not supported in this version of "
-            "TensorListConcat. Consider updating your GraphDef to run the newer version.");
-      } else if (I >= LeadingDims.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("List contains uninitialized tensor at index ", I,
-                         " but leading_dims has only ", LeadingDims.size(), " elements."));
-      } else {
-        Dim = LeadingDims[I];
-      }
-      if (Dim < 0)
-        return absl::InvalidArgumentError(absl::StrCat("leading_dims[", I, "] is ", Dim));
-      Shape ZeroShape = {Dim};
-      ZeroShape.insert(ZeroShape.end(), Rest->begin(), Rest->end());
-      FROST_ASSIGN_OR_RETURN(TensorData Z, zeros(L.ElementDType, ZeroShape, Budget));
-      Parts.push_back(reshaped(Z, {Dim * *numElements(*Rest)}));
+      Dim = LeadingDims[I];
     }
+    if (Dim < 0)
+      return absl::InvalidArgumentError(absl::StrCat("leading_dims[", I, "] is ", Dim));
     if (Dim > INT64_MAX - Total)
       return absl::InvalidArgumentError("the concatenated length overflows");
     Total += Dim;
-    Lengths.append(reinterpret_cast<const char *>(&Dim), 8);
+    Dims.push_back(Dim);
   }
-  // Stack the flattened parts as rows of one row each, then reshape: the
-  // bytes are the parts' bytes in order.
+  // The items' elements laid end to end (an unset item: its zeros), within
+  // the per-tensor limit before anything is allocated.
   Shape Out = {Total};
   Out.insert(Out.end(), Rest->begin(), Rest->end());
-  FROST_RETURN_IF_ERROR(
-      checkedBytes(L.ElementDType, Out, 1, "the concatenated tensor", Budget).status());
+  FROST_ASSIGN_OR_RETURN(uint64_t Bytes, checkedBytes(L.ElementDType, Out, 1,
+                                                      "the concatenated tensor", Budget));
+  const int64_t RowElements = *numElements(*Rest);
   TensorData Joined;
   if (isFixedSizeDataType(L.ElementDType)) {
-    std::string Bytes;
-    for (const std::optional<TensorData> &P : Parts)
-      Bytes += P->bytes().str();
-    Joined = TensorData::owned(L.ElementDType, std::move(Out), std::move(Bytes));
+    const size_t RowBytes = static_cast<size_t>(RowElements) * dataTypeSize(L.ElementDType);
+    std::string Data;
+    Data.reserve(Bytes);
+    for (size_t I = 0; I < L.Items.size(); ++I) {
+      if (L.Items[I])
+        Data.append(L.Items[I]->bytes().data(), L.Items[I]->bytes().size());
+      else
+        Data.append(static_cast<size_t>(Dims[I]) * RowBytes, '\0');
+    }
+    Joined = TensorData::owned(L.ElementDType, std::move(Out), std::move(Data));
   } else {
     std::vector<std::string> Elements;
-    for (const std::optional<TensorData> &P : Parts)
-      Elements.insert(Elements.end(), P->elements().begin(), P->elements().end());
+    for (size_t I = 0; I < L.Items.size(); ++I) {
+      if (L.Items[I])
+        Elements.insert(Elements.end(), L.Items[I]->elements().begin(),
+                        L.Items[I]->elements().end());
+      else
+        Elements.resize(Elements.size() + static_cast<size_t>(Dims[I] * RowElements));
+    }
     Joined = TensorData::strings(L.ElementDType, std::move(Out), std::move(Elements));
   }
+  std::string Lengths(reinterpret_cast<const char *>(Dims.data()), Dims.size() * 8);
   int64_t Count = static_cast<int64_t>(L.Items.size());
   return std::vector<TensorData>{
       std::move(Joined), TensorData::owned(tensorflow::DT_INT64, {Count}, std::move(Lengths))};
@@ -673,7 +682,7 @@ RunContainers::runArray(const Node &N, std::vector<TensorData> &In, eval::EvalBu
       Lengths.push_back(T.shape()[0]);
       Total += T.shape()[0];
       if (T.isFixedSize())
-        Bytes += T.bytes().str();
+        Bytes.append(T.bytes().data(), T.bytes().size());
       else
         Strings.insert(Strings.end(), T.elements().begin(), T.elements().end());
     }
