@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares Frost's kernels for running graphs (lib/Eval/Convolution.cpp,
-Pooling.cpp, Normalization.cpp, Resize.cpp) with TensorFlow.
+Pooling.cpp, Normalization.cpp, Resize.cpp; 2-D and 3-D) with TensorFlow.
 
 Generates random cases (shapes, strides, dilations, paddings, data formats,
 dtypes, a few invalid on purpose) and writes them to a binary GraphDef: one
@@ -12,11 +12,12 @@ case with Frost (Exactness::WithinRounding) and requires, for each output,
 max |frost - tf| <= tolerance * max(1, max |tf|), reporting the largest error
 per op and dtype.
 
-Where TensorFlow's CPU kernels refuse what Frost computes (NCHW convolutions
-and pooling, dilated or unequally strided depthwise convolutions, dilated
-transposed convolutions), the expected outputs come from equivalent NHWC
-computations: transposes around the NHWC op, a grouped Conv2D, a filter with
-zeros between its taps. FusedPadConv2D and FusedResizeAndPadConv2D are
+Where TensorFlow's CPU kernels refuse what Frost computes (NCHW and NCDHW
+convolutions and pooling, dilated or unequally strided depthwise
+convolutions, dilated transposed and 3-D convolutions, grouped 3-D
+convolutions), the expected outputs come from equivalent channels-last
+computations: transposes around the op, a grouped Conv2D, a Conv3D per
+group, a filter with zeros between its taps. FusedPadConv2D and FusedResizeAndPadConv2D are
 compared with the unfused ops (TensorFlow 2.21's fused CPU kernels compute
 every image of a batch from the first one).
 
@@ -295,6 +296,110 @@ def gen_pool(rng):
     return Case(op, inputs, attrs, reference)
 
 
+NCDHW_TO_NDHWC, NDHWC_TO_NCDHW = [0, 2, 3, 4, 1], [0, 4, 1, 2, 3]
+
+
+def in_format5(fmt, v):
+    """A 5-vector given in NDHWC order, in format `fmt`'s order."""
+    return v if fmt == "NDHWC" else [v[0], v[4], v[1], v[2], v[3]]
+
+
+def dilated_filter3(f, dilations):
+    """The 3-D filter `f` with d - 1 zeros between its taps along each spatial dim."""
+    k = f.shape[:3]
+    out = np.zeros([(k[i] - 1) * dilations[i] + 1 for i in range(3)] + list(f.shape[3:]),
+                   f.dtype.as_numpy_dtype)
+    out[::dilations[0], ::dilations[1], ::dilations[2]] = f.numpy()
+    return tf.constant(out, f.dtype)
+
+
+def conv3d_geometry(rng):
+    """Batch, spatial dims, taps, strides, dilations (mostly 1), padding, format."""
+    n = int(rng.integers(1, 3))
+    spatial = [int(d) for d in rng.integers(1, 7, 3)]
+    taps = [int(k) for k in rng.integers(1, 4, 3)]
+    strides = [1] + [int(s) for s in rng.integers(1, 4, 3)] + [1]
+    dilations = [1] * 5 if rng.random() < 0.7 else [1] + [int(d) for d in rng.integers(1, 3, 3)
+                                                          ] + [1]
+    return (n, spatial, taps, strides, dilations, pick(rng, ["SAME", "VALID"]),
+            pick(rng, ["NDHWC", "NDHWC", "NCDHW"]))
+
+
+def gen_conv3d(rng):
+    dtype = float_dtype(rng)
+    n, spatial, taps, strides, dilations, padding, fmt = conv3d_geometry(rng)
+    groups, depth, per_group = pick(rng, [1, 1, 1, 2]), int(rng.integers(1, 4)), int(
+        rng.integers(1, 4))
+    x = values(rng, dtype, [n] + spatial + [depth * groups])
+    f = values(rng, dtype, taps + [depth, per_group * groups])
+    attrs = dict(strides=in_format5(fmt, strides), dilations=in_format5(fmt, dilations),
+                 padding=padding, data_format=fmt)
+    if fmt == "NDHWC" and groups == 1 and dilations == [1] * 5:
+        return Case("Conv3D", dict(input=x, filter=f), attrs)
+
+    def reference(input, filter):
+        # TensorFlow's CPU Conv3D takes NDHWC, one group and no dilations:
+        # transposes, a convolution per group, a filter with zeros between taps.
+        volume = input if fmt == "NDHWC" else tf.transpose(input, NCDHW_TO_NDHWC)
+        wide = dilated_filter3(filter, dilations[1:4])
+        out = tf.concat([R.Conv3D(input=volume[..., g * depth:(g + 1) * depth],
+                                  filter=wide[..., g * per_group:(g + 1) * per_group],
+                                  strides=strides, padding=padding)
+                         for g in range(groups)], axis=-1)
+        return [out if fmt == "NDHWC" else tf.transpose(out, NDHWC_TO_NCDHW)]
+    return Case("Conv3D", dict(input=x if fmt == "NDHWC" else tf.transpose(x, NDHWC_TO_NCDHW),
+                               filter=f), attrs, reference)
+
+
+def gen_conv3d_backprop_input(rng):
+    dtype = float_dtype(rng)
+    n, spatial, taps, strides, dilations, padding, fmt = conv3d_geometry(rng)
+    cin, cout = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    f = values(rng, dtype, taps + [cin, cout])
+    out = []
+    for i in range(3):  # The forward convolution's output size.
+        effective = (taps[i] - 1) * dilations[i + 1] + 1
+        out.append(-(-spatial[i] // strides[i + 1]) if padding == "SAME" else
+                   (spatial[i] - effective + strides[i + 1]) // strides[i + 1])
+    if min(out) < 1:
+        out = [1, 1, 1]  # The filter does not fit: an invalid case.
+    g = values(rng, dtype, [n] + out + [cout])
+    sizes_ndhwc = [n] + spatial + [cin]
+    sizes = np.array(in_format5(fmt, sizes_ndhwc), pick(rng, [np.int32, np.int64]))
+    attrs = dict(strides=in_format5(fmt, strides), dilations=in_format5(fmt, dilations),
+                 padding=padding, data_format=fmt)
+    inputs = dict(input_sizes=tf.constant(sizes), filter=f,
+                  out_backprop=g if fmt == "NDHWC" else tf.transpose(g, NDHWC_TO_NCDHW))
+    if fmt == "NDHWC" and dilations == [1] * 5:
+        return Case("Conv3DBackpropInputV2", inputs, attrs)
+
+    def reference(input_sizes, filter, out_backprop):
+        grad = out_backprop if fmt == "NDHWC" else tf.transpose(out_backprop, NCDHW_TO_NDHWC)
+        result = R.Conv3DBackpropInputV2(input_sizes=sizes_ndhwc,
+                                         filter=dilated_filter3(filter, dilations[1:4]),
+                                         out_backprop=grad, strides=strides, padding=padding)
+        return [result if fmt == "NDHWC" else tf.transpose(result, NDHWC_TO_NCDHW)]
+    return Case("Conv3DBackpropInputV2", inputs, attrs, reference)
+
+
+def gen_pool3d(rng):
+    op = pick(rng, ["MaxPool3D", "AvgPool3D"])
+    dtype = pick(rng, [tf.float32] * 4 + [tf.bfloat16, tf.float16])  # No half kernel: refused.
+    n, spatial, _, strides, _, padding, fmt = conv3d_geometry(rng)
+    c = int(rng.integers(1, 4))
+    ksize = [1] + [int(k) for k in rng.integers(1, 4, 3)] + [1]
+    x = values(rng, dtype, [n] + spatial + [c])
+    attrs = dict(ksize=in_format5(fmt, ksize), strides=in_format5(fmt, strides),
+                 padding=padding, data_format=fmt)
+    if fmt == "NDHWC":
+        return Case(op, dict(input=x), attrs)
+
+    def reference(input):
+        return [tf.transpose(getattr(R, op)(input=x, ksize=ksize, strides=strides,
+                                            padding=padding), NDHWC_TO_NCDHW)]
+    return Case(op, dict(input=tf.transpose(x, NDHWC_TO_NCDHW)), attrs, reference)
+
+
 def gen_batch_norm(rng):
     op = pick(rng, ["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"])
     dtype = tf.float32 if op == "FusedBatchNorm" else pick(
@@ -379,7 +484,7 @@ def gen_resize(rng):
 
 def gen_invalid(rng):
     """Convolutions and pooling TensorFlow refuses."""
-    kind = int(rng.integers(0, 4))
+    kind = int(rng.integers(0, 7))
     x = values(rng, tf.float32, [1, 3, 3, 2])
     if kind == 0:  # The filter does not fit.
         return Case("Conv2D", dict(input=x, filter=values(rng, tf.float32, [5, 1, 2, 1])),
@@ -390,14 +495,28 @@ def gen_invalid(rng):
     if kind == 2:  # Strides on the batch.
         return Case("MaxPool", dict(input=x), dict(ksize=[1, 2, 2, 1], strides=[2, 1, 1, 1],
                                                    padding="SAME"))
-    return Case("Conv2D", dict(input=values(rng, tf.float32, [3, 3, 2]),
-                               filter=values(rng, tf.float32, [1, 1, 2, 1])),
-                dict(strides=[1, 1, 1, 1], padding="SAME"))
+    if kind == 3:  # A 3-D input.
+        return Case("Conv2D", dict(input=values(rng, tf.float32, [3, 3, 2]),
+                                   filter=values(rng, tf.float32, [1, 1, 2, 1])),
+                    dict(strides=[1, 1, 1, 1], padding="SAME"))
+    volume = values(rng, tf.float32, [1, 2, 3, 3, 2])
+    if kind == 4:  # The 3-D filter does not fit.
+        return Case("Conv3D", dict(input=volume, filter=values(rng, tf.float32, [3, 1, 1, 2, 1])),
+                    dict(strides=[1] * 5, padding="VALID"))
+    if kind == 5:  # 3-D pooling across channels.
+        return Case("MaxPool3D", dict(input=volume),
+                    dict(ksize=[1, 1, 1, 1, 2], strides=[1, 1, 1, 1, 2], padding="VALID"))
+    return Case("Conv3DBackpropInputV2",  # out_backprop of the wrong size.
+                dict(input_sizes=tf.constant([1, 2, 3, 3, 2]),
+                     filter=values(rng, tf.float32, [1, 1, 1, 2, 1]),
+                     out_backprop=values(rng, tf.float32, [1, 2, 3, 2, 1])),
+                dict(strides=[1] * 5, padding="VALID"))
 
 
 GENERATORS = [gen_conv2d, gen_conv2d, gen_depthwise, gen_backprop_input, gen_fused_pad,
               lambda rng: gen_fused_pad(rng, resize=True), gen_pool, gen_pool, gen_batch_norm,
-              gen_global_norm, gen_softmax, gen_lrn, gen_resize, gen_resize, gen_invalid]
+              gen_global_norm, gen_softmax, gen_lrn, gen_resize, gen_resize, gen_conv3d,
+              gen_conv3d_backprop_input, gen_pool3d, gen_invalid]
 
 
 def node_of(case, name):

@@ -581,17 +581,7 @@ absl::StatusOr<Outputs> evalBroadcastTo(const KernelContext &Ctx) {
       return Ctx.invalid(absl::StrCat("Unable to broadcast tensor of shape ", shapeOf(In),
                                       " to tensor of shape ", shapeString(Shape)));
   }
-  // Input dims align right; a size-1 dim repeats (offset 0).
-  std::vector<int64_t> InStrides = stridesOf(In.shape());
-  std::vector<std::vector<int64_t>> Offsets;
-  for (int64_t D = 0; D < Rank; ++D) {
-    int64_t InD = D - (Rank - InRank);
-    bool Repeats = InD < 0 || In.shape()[InD] == 1;
-    std::vector<int64_t> Dim(Shape[D]);
-    for (int64_t K = 0; K < Shape[D]; ++K)
-      Dim[K] = Repeats ? 0 : K * InStrides[InD];
-    Offsets.push_back(std::move(Dim));
-  }
+  std::vector<std::vector<int64_t>> Offsets = broadcastOffsets(In.shape(), Shape);
   FROST_ASSIGN_OR_RETURN(TensorData Out, gatherIndexed(Ctx, In, 0, Offsets, std::move(Shape)));
   return Outputs{std::move(Out)};
 }

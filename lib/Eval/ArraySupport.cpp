@@ -223,4 +223,20 @@ absl::StatusOr<TensorData> gatherIndexed(const KernelContext &Ctx, const TensorD
   return std::move(Out).finish();
 }
 
+std::vector<std::vector<int64_t>> broadcastOffsets(llvm::ArrayRef<int64_t> InShape,
+                                                   llvm::ArrayRef<int64_t> Shape) {
+  const int64_t Rank = Shape.size(), InRank = InShape.size();
+  std::vector<int64_t> InStrides = stridesOf(InShape);
+  std::vector<std::vector<int64_t>> Offsets;
+  for (int64_t D = 0; D < Rank; ++D) {
+    int64_t InD = D - (Rank - InRank);
+    bool Repeats = InD < 0 || InShape[InD] == 1;
+    std::vector<int64_t> Dim(Shape[D]);
+    for (int64_t K = 0; K < Shape[D]; ++K)
+      Dim[K] = Repeats ? 0 : K * InStrides[InD];
+    Offsets.push_back(std::move(Dim));
+  }
+  return Offsets;
+}
+
 } // namespace frost::eval

@@ -134,6 +134,12 @@ absl::StatusOr<TensorData> gatherIndexed(const KernelContext &Ctx, const TensorD
                                          int64_t Base, llvm::ArrayRef<std::vector<int64_t>> Offsets,
                                          std::vector<int64_t> Shape);
 
+/// The offsets (gatherIndexed's) that read a tensor of `InShape` broadcast
+/// to `Shape`: dims aligned right, a size-1 or missing dim repeated. The
+/// shapes are known to broadcast.
+std::vector<std::vector<int64_t>> broadcastOffsets(llvm::ArrayRef<int64_t> InShape,
+                                                   llvm::ArrayRef<int64_t> Shape);
+
 } // namespace frost::eval
 
 #endif // FROST_LIB_EVAL_ARRAYSUPPORT_H

@@ -1,19 +1,20 @@
-//===- Convolution.cpp - 2-D convolutions, for running graphs -------------===//
+//===- Convolution.cpp - Convolutions, for running graphs -----------------===//
 //
 // TensorFlow's Conv2D (grouped when the filter's depth divides the input's),
 // DepthwiseConv2dNative, Conv2DBackpropInput (the transposed convolution of
-// Conv2DTranspose layers), and FusedPadConv2D and FusedResizeAndPadConv2D,
-// which Frost's fuse-pad-and-conv passes produce (MirrorPad, or
-// ResizeBilinear then MirrorPad, then Conv2D).
+// Conv2DTranspose layers), their 3-D forms Conv3D and Conv3DBackpropInputV2
+// (Conv3D and Conv3DTranspose layers), and FusedPadConv2D and
+// FusedResizeAndPadConv2D, which Frost's fuse-pad-and-conv passes produce
+// (MirrorPad, or ResizeBilinear then MirrorPad, then Conv2D).
 //
 // Within rounding of TensorFlow's, not bit for bit: products are summed in
 // double (uint32 for int32, wrapping as TensorFlow's sums do) and rounded once,
 // where TensorFlow sums floats in Eigen's contraction order. Loops are plain:
 // for each output pixel and filter tap, the inner loop runs over contiguous
 // output channels. NCHW images are transposed to NHWC and back; unlike
-// TensorFlow's CPU kernels, Frost computes NCHW, dilated depthwise and
-// transposed convolutions and unequal depthwise strides (TensorFlow refuses
-// them on the CPU and computes them on GPUs).
+// TensorFlow's CPU kernels, Frost computes NCHW (NCDHW), dilated depthwise,
+// transposed and 3-D convolutions, unequal depthwise strides and grouped 3-D
+// convolutions (TensorFlow refuses them on the CPU and computes them on GPUs).
 //
 //===----------------------------------------------------------------------===//
 #include "ImageSupport.h"
@@ -147,10 +148,11 @@ void forEachTap(const ConvPlan &P, StartFn &&Start, VisitFn &&Visit) {
       }
 }
 
-/// Out (NHWC, P.Out) = In (NHWC, P.In) convolved with Filter ([KH, KW,
-/// FilterDepth, Out.C]).
-template <typename Acc>
-void convolve(const ConvPlan &P, const Acc *In, const Acc *Filter, Acc *Out) {
+/// Out (channels last, P.Out) = In (channels last, P.In) convolved with
+/// Filter ([taps..., FilterDepth, Out.C]); `Plan` is a ConvPlan or a
+/// Conv3DPlan (whose forEachTap visits three spatial dims).
+template <typename Plan, typename Acc>
+void convolve(const Plan &P, const Acc *In, const Acc *Filter, Acc *Out) {
   const int64_t OutC = P.Out.C, GroupOut = OutC / P.Groups, Depth = P.FilterDepth;
   forEachTap(
       P, [&](int64_t O) { std::fill(Out + O, Out + O + OutC, Acc(0)); },
@@ -170,8 +172,8 @@ void convolve(const ConvPlan &P, const Acc *In, const Acc *Filter, Acc *Out) {
 /// The gradient of `convolve` with respect to its input: In (NHWC, P.In) =
 /// the sum, over the output pixels and taps that read each input pixel, of
 /// OutGrad's channels times the filter's.
-template <typename Acc>
-void convolveBackward(const ConvPlan &P, const Acc *OutGrad, const Acc *Filter, Acc *InGrad) {
+template <typename Plan, typename Acc>
+void convolveBackward(const Plan &P, const Acc *OutGrad, const Acc *Filter, Acc *InGrad) {
   const int64_t OutC = P.Out.C, GroupOut = OutC / P.Groups, Depth = P.FilterDepth;
   std::fill(InGrad, InGrad + P.In.elements(), Acc(0));
   forEachTap(
@@ -217,6 +219,93 @@ TensorData convolved(const ConvPlan &P, const std::vector<WideType<T>> &In,
     convolve(P, In.data(), W.data(), Out.data());
   }
   return imageFromNhwc<T>(Out, P.Out, P.Attrs.Format);
+}
+
+// --- 3-D convolutions -------------------------------------------------------
+
+/// One 3-D convolution in NDHWC terms, as ConvPlan over planes, rows and
+/// columns (spatial dim 0, 1, 2). TensorFlow's Conv3D has no explicit padding.
+struct Conv3DPlan {
+  DataFormat Format = DataFormat::NHWC;
+  Padding Pad = Padding::Valid;
+  VolumeShape In, Out;
+  std::array<int64_t, 3> K{}, Stride{}, Dilation{}, PadBefore{};
+  int64_t FilterDepth = 0, Groups = 1;
+};
+
+/// strides, dilations, padding and data_format of Conv3D and
+/// Conv3DBackpropInput(V2) (absent ones at their defaults) as TensorFlow's
+/// kernels check them.
+absl::StatusOr<Conv3DPlan> conv3DAttrs(const KernelContext &Ctx) {
+  Conv3DPlan P;
+  FROST_ASSIGN_OR_RETURN(P.Format, volumeFormatAttr(Ctx));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Strides, Ctx.intListAttr("strides"));
+  if (Strides.size() != 5)
+    return Ctx.invalid("Sliding window strides field must specify 5 dimensions");
+  VolumeShape S = inNdhwcOrder(Strides, P.Format);
+  if (S.N != 1 || S.C != 1)
+    return Ctx.invalid("Current implementation does not yet support strides in the batch and "
+                       "depth dimensions.");
+  if (*std::min_element(S.S.begin(), S.S.end()) <= 0)
+    return Ctx.invalid("Spatial strides should be larger than 0.");
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Dilations,
+                         Ctx.intListAttr("dilations", {1, 1, 1, 1, 1}));
+  if (Dilations.size() != 5)
+    return Ctx.invalid("Dilation rates field must specify 5 dimensions");
+  VolumeShape D = inNdhwcOrder(Dilations, P.Format);
+  if (D.N != 1 || D.C != 1)
+    return Ctx.invalid("Current implementation does not yet support dilation rates in the "
+                       "batch and depth dimensions.");
+  if (*std::min_element(D.S.begin(), D.S.end()) <= 0)
+    return Ctx.invalid("Dilated rates should be larger than 0.");
+  P.Stride = S.S, P.Dilation = D.S;
+  FROST_ASSIGN_OR_RETURN(P.Pad, paddingAttr(Ctx, /*AllowExplicit=*/false));
+  return P;
+}
+
+/// The output's spatial dims and the padding for P.In and a filter of P.K:
+/// Conv3D's (`Cuboid`: Eigen's unclamped SAME padding, as TensorFlow's CPU
+/// kernel pads) or its gradient's (clamped, as TensorFlow's CPU kernel pads).
+absl::Status planWindows(const KernelContext &Ctx, Conv3DPlan &P, bool Cuboid) {
+  P.Out.N = P.In.N;
+  for (size_t D = 0; D < 3; ++D) {
+    const int64_t In = P.In.S[D], K = P.K[D], Dilation = P.Dilation[D], Stride = P.Stride[D];
+    FROST_ASSIGN_OR_RETURN(Window W, Cuboid
+                                         ? cuboidWindowOf(Ctx, In, K, Dilation, Stride, P.Pad)
+                                         : windowOf(Ctx, In, K, Dilation, Stride, P.Pad));
+    P.Out.S[D] = W.Out;
+    P.PadBefore[D] = W.PadBefore;
+  }
+  return absl::OkStatus();
+}
+
+/// forEachTap over three spatial dims: taps indexed (kd * KH + ky) * KW + kx.
+template <typename StartFn, typename VisitFn>
+void forEachTap(const Conv3DPlan &P, StartFn &&Start, VisitFn &&Visit) {
+  const auto &In = P.In.S, &Out = P.Out.S;
+  for (int64_t N = 0; N < P.Out.N; ++N)
+    for (int64_t OD = 0; OD < Out[0]; ++OD)
+      for (int64_t OY = 0; OY < Out[1]; ++OY)
+        for (int64_t OX = 0; OX < Out[2]; ++OX) {
+          const int64_t O = (((N * Out[0] + OD) * Out[1] + OY) * Out[2] + OX) * P.Out.C;
+          Start(O);
+          for (int64_t KD = 0; KD < P.K[0]; ++KD) {
+            int64_t ID = OD * P.Stride[0] - P.PadBefore[0] + KD * P.Dilation[0];
+            if (ID < 0 || ID >= In[0])
+              continue;
+            for (int64_t KY = 0; KY < P.K[1]; ++KY) {
+              int64_t IY = OY * P.Stride[1] - P.PadBefore[1] + KY * P.Dilation[1];
+              if (IY < 0 || IY >= In[1])
+                continue;
+              for (int64_t KX = 0; KX < P.K[2]; ++KX) {
+                int64_t IX = OX * P.Stride[2] - P.PadBefore[2] + KX * P.Dilation[2];
+                if (IX >= 0 && IX < In[2])
+                  Visit(O, (((N * In[0] + ID) * In[1] + IY) * In[2] + IX) * P.In.C,
+                        (KD * P.K[1] + KY) * P.K[2] + KX);
+              }
+            }
+          }
+        }
 }
 
 // --- Mirror padding and resizing of the fused ops ----------------------------
@@ -463,6 +552,111 @@ absl::StatusOr<Outputs> evalConv2DBackpropInput(const KernelContext &Ctx) {
           convolveBackward(P, G.data(), W.data(), InGrad.data());
         }
         return Outputs{imageFromNhwc<T>(InGrad, In, A.Format)};
+      });
+}
+
+// Conv3D: float, double, half, bfloat16. Grouped when the filter's depth
+// divides the input's, NCDHW and dilated (TensorFlow's CPU kernel refuses
+// all three).
+absl::StatusOr<Outputs> evalConv3D(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(2));
+  FROST_RETURN_IF_ERROR(checkSameDType(Ctx, 0, 2));
+  FROST_ASSIGN_OR_RETURN(Conv3DPlan P, conv3DAttrs(Ctx));
+  const TensorData &Input = Ctx.input(0), &Filter = Ctx.input(1);
+  FROST_ASSIGN_OR_RETURN(P.In, volumeShapeOf(Ctx, Input.shape(), P.Format, "input"));
+  llvm::ArrayRef<int64_t> F = Filter.shape();
+  if (F.size() != 5)
+    return Ctx.invalid("filter must be 5-dimensional");
+  P.K = {F[0], F[1], F[2]};
+  P.FilterDepth = F[3];
+  P.Out.C = F[4];
+  if (P.FilterDepth == 0)
+    return Ctx.invalid("filter_depth must be non-zero");
+  if (P.In.C % P.FilterDepth != 0)
+    return Ctx.invalid(absl::StrCat("Input depth must be evenly divisible by filter depth: ",
+                                    P.In.C, " vs ", P.FilterDepth));
+  if (Filter.numElements() == 0)
+    return Ctx.invalid(
+        "filter must not have zero elements (i.e. all dimensions must be non-zero)");
+  FROST_RETURN_IF_ERROR(planWindows(Ctx, P, /*Cuboid=*/true));
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, Input.dtype(), P.Out.dims(P.Format)).status());
+  P.Groups = P.In.C / P.FilterDepth;
+  if (P.Out.elements() != 0 && (P.Groups <= 0 || P.Out.C % P.Groups != 0))
+    return Ctx.invalid(absl::StrCat("output depth must be evenly divisible by number of groups: ",
+                                    P.Out.C, " vs ", P.Groups));
+  return dispatch<Floats>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        std::vector<double> Out(static_cast<size_t>(P.Out.elements()));
+        if (!Out.empty()) {
+          auto X = channelsLastElements<T, double>(Input, P.In.N, P.In.plane(), P.In.C, P.Format);
+          std::vector<double> W = elementsAs<T, double>(Filter);
+          convolve(P, X.data(), W.data(), Out.data());
+        }
+        return Outputs{volumeFromNdhwc<T>(Out, P.Out, P.Format)};
+      });
+}
+
+// Conv3DBackpropInputV2 (input_sizes: the input's shape) and the deprecated
+// Conv3DBackpropInput (input 0's own shape): float, double, half, bfloat16;
+// NCDHW and dilated too (TensorFlow's CPU kernels refuse both).
+absl::StatusOr<Outputs> evalConv3DBackpropInput(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(3));
+  FROST_RETURN_IF_ERROR(checkSameDType(Ctx, 1, 3));
+  FROST_ASSIGN_OR_RETURN(Conv3DPlan P, conv3DAttrs(Ctx));
+  const TensorData &Filter = Ctx.input(1), &OutGrad = Ctx.input(2);
+  std::vector<int64_t> Sizes = shapeVector(Ctx.input(0));
+  if (Ctx.op() == "Conv3DBackpropInputV2") {
+    if (Ctx.input(0).shape().size() != 1)
+      return Ctx.invalid(absl::StrCat("shape must be a vector of {int32,int64}, got shape ",
+                                      shapeOf(Ctx.input(0))));
+    FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Dims, intElements(Ctx, 0));
+    FROST_ASSIGN_OR_RETURN(Sizes, makeShape(Ctx, Filter.dtype(), std::move(Dims)));
+  }
+  constexpr llvm::StringLiteral Label = "Conv3DBackpropInputOp: ";
+  auto Invalid = [&](auto &&...Parts) { return Ctx.invalid(absl::StrCat(Label.str(), Parts...)); };
+  if (Sizes.size() != 5)
+    return Invalid("input must be 5-dimensional");
+  if (Filter.shape().size() != 5)
+    return Invalid("filter must be 5-dimensional");
+  if (OutGrad.shape().size() != 5)
+    return Invalid("out_backprop must be 5-dimensional");
+  FROST_ASSIGN_OR_RETURN(P.In, volumeShapeOf(Ctx, Sizes, P.Format, "input"));
+  FROST_ASSIGN_OR_RETURN(VolumeShape Out,
+                         volumeShapeOf(Ctx, OutGrad.shape(), P.Format, "out_backprop"));
+  if (P.In.N != Out.N)
+    return Invalid("input and out_backprop must have the same batch size. Input batch: ", P.In.N,
+                   ", outbackprop batch: ", Out.N, ", batch_dim: 0");
+  llvm::ArrayRef<int64_t> F = Filter.shape();
+  if (F[3] <= 0)
+    return Invalid("filter depth must be strictly greated than zero");
+  if (P.In.C % F[3] != 0)
+    return Invalid("input depth must be evenly divisible by filter depth");
+  if (F[4] != Out.C)
+    return Invalid("filter and out_backprop must have the same out_depth");
+  P.K = {F[0], F[1], F[2]};
+  P.FilterDepth = F[3], P.Groups = P.In.C / F[3];
+  P.Out.C = F[4];
+  FROST_RETURN_IF_ERROR(planWindows(Ctx, P, /*Cuboid=*/false));
+  const size_t FirstSpatial = P.Format == DataFormat::NHWC ? 1 : 2;
+  for (size_t D = 0; D < 3; ++D)
+    if (Out.S[D] != P.Out.S[D])
+      return Invalid("Size of out_backprop doesn't match computed: actual = ", Out.S[D],
+                     ", computed = ", P.Out.S[D], " spatial_dim: ", FirstSpatial + D,
+                     " input: ", P.In.S[D], " filter: ", P.K[D], " output: ", Out.S[D],
+                     " stride: ", P.Stride[D], " dilation: ", P.Dilation[D]);
+  if (P.Out.C % P.Groups != 0)
+    return Ctx.invalid(absl::StrCat("output depth must be evenly divisible by number of groups: ",
+                                    P.Out.C, " vs ", P.Groups));
+  FROST_RETURN_IF_ERROR(checkOutputShape(Ctx, Filter.dtype(), Sizes).status());
+  return dispatch<Floats>(Ctx, Filter.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        std::vector<double> InGrad(static_cast<size_t>(P.In.elements()));
+        if (!InGrad.empty()) {
+          auto G = channelsLastElements<T, double>(OutGrad, Out.N, Out.plane(), Out.C, P.Format);
+          std::vector<double> W = elementsAs<T, double>(Filter);
+          convolveBackward(P, G.data(), W.data(), InGrad.data());
+        }
+        return Outputs{volumeFromNdhwc<T>(InGrad, P.In, P.Format)};
       });
 }
 

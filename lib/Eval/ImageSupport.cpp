@@ -24,6 +24,29 @@ absl::StatusOr<ImageShape> imageShapeOf(const KernelContext &Ctx, size_t I, Data
   return ImageShape{D[0], D[2], D[3], D[1]};
 }
 
+absl::StatusOr<DataFormat> volumeFormatAttr(const KernelContext &Ctx) {
+  FROST_ASSIGN_OR_RETURN(std::string Format, Ctx.stringAttr("data_format", "NDHWC"));
+  if (Format == "NDHWC" || Format == "NHWC")
+    return DataFormat::NHWC;
+  if (Format == "NCDHW" || Format == "NCHW")
+    return DataFormat::NCHW;
+  return Ctx.invalid(absl::StrCat("Invalid data format: ", Format));
+}
+
+absl::StatusOr<VolumeShape> volumeShapeOf(const KernelContext &Ctx, llvm::ArrayRef<int64_t> D,
+                                          DataFormat F, llvm::StringRef What) {
+  if (D.size() != 5)
+    return Ctx.invalid(absl::StrCat(What.str(), " must be 5-dimensional"));
+  return inNdhwcOrder(D, F);
+}
+
+VolumeShape inNdhwcOrder(llvm::ArrayRef<int64_t> V, DataFormat F) {
+  assert(V.size() == 5 && "checked by the caller");
+  if (F == DataFormat::NHWC)
+    return {V[0], {V[1], V[2], V[3]}, V[4]};
+  return {V[0], {V[2], V[3], V[4]}, V[1]};
+}
+
 Dims4 inNhwcOrder(llvm::ArrayRef<int64_t> V, DataFormat F) {
   assert(V.size() == 4 && "checked by the caller");
   if (F == DataFormat::NHWC)
@@ -81,6 +104,14 @@ absl::StatusOr<Window> windowOf(const KernelContext &Ctx, int64_t In, int64_t Fi
     return Ctx.invalid(absl::StrCat("Computed output size would be negative: ", W.Out,
                                     " [input_size: ", In, ", effective_filter_size: ", Effective,
                                     ", stride: ", Stride, "]"));
+  return W;
+}
+
+absl::StatusOr<Window> cuboidWindowOf(const KernelContext &Ctx, int64_t In, int64_t Filter,
+                                      int64_t Dilation, int64_t Stride, Padding P) {
+  FROST_ASSIGN_OR_RETURN(Window W, windowOf(Ctx, In, Filter, Dilation, Stride, P));
+  if (P == Padding::Same)
+    W.PadBefore = ((W.Out - 1) * Stride + (Filter - 1) * Dilation + 1 - In) / 2;
   return W;
 }
 

@@ -1,7 +1,8 @@
 //===- ImageSupport.h - What the image kernels share ------------*- C++ -*-===//
 //
 // The kernels for running graphs (convolutions, pooling, normalization,
-// resizing) work on 4-D images: data formats (NHWC, NCHW), sliding windows
+// resizing) work on 4-D images (and 5-D volumes): data formats (NHWC, NCHW;
+// NDHWC, NCDHW), sliding windows
 // (strides, dilations, SAME/VALID/EXPLICIT padding as TensorFlow's
 // GetWindowedOutputSize computes them) and images converted to a wider type
 // in NHWC order. Their results are within rounding of TensorFlow's, not bit
@@ -53,6 +54,36 @@ Dims4 inNhwcOrder(llvm::ArrayRef<int64_t> V, DataFormat F);
 absl::Status checkImageOutput(const KernelContext &Ctx, tensorflow::DataType DType,
                               const ImageShape &Shape);
 
+/// A 5-D volume's dims (Conv3D, MaxPool3D...): batch, the three spatial dims
+/// (planes, rows, columns) and channels. Its formats NDHWC and NCDHW are
+/// DataFormat's NHWC and NCHW: channels last or first.
+struct VolumeShape {
+  int64_t N = 0;
+  std::array<int64_t, 3> S{};
+  int64_t C = 0;
+
+  int64_t plane() const { return S[0] * S[1] * S[2]; }
+  int64_t elements() const { return N * plane() * C; }
+  /// The dims in format `F`'s order.
+  std::vector<int64_t> dims(DataFormat F) const {
+    return F == DataFormat::NHWC ? std::vector<int64_t>{N, S[0], S[1], S[2], C}
+                                 : std::vector<int64_t>{N, C, S[0], S[1], S[2]};
+  }
+};
+
+/// The "data_format" of a 3-D op (NDHWC when absent): NDHWC or NCDHW (or
+/// NHWC, NCHW, which TensorFlow takes for them), else "Invalid data format".
+absl::StatusOr<DataFormat> volumeFormatAttr(const KernelContext &Ctx);
+
+/// The volume shape of a 5-D shape in format `F`; "<What> must be
+/// 5-dimensional" otherwise.
+absl::StatusOr<VolumeShape> volumeShapeOf(const KernelContext &Ctx, llvm::ArrayRef<int64_t> Dims,
+                                          DataFormat F, llvm::StringRef What);
+
+/// A 5-element attribute (strides, ksize, dilations) in format `F`'s order,
+/// read as a volume shape (batch, spatial dims, channels).
+VolumeShape inNdhwcOrder(llvm::ArrayRef<int64_t> V, DataFormat F);
+
 // --- Sliding windows ---------------------------------------------------------
 
 enum class Padding { Same, Valid, Explicit };
@@ -74,6 +105,14 @@ struct Window {
 absl::StatusOr<Window> windowOf(const KernelContext &Ctx, int64_t In, int64_t Filter,
                                 int64_t Dilation, int64_t Stride, Padding P, int64_t Before = 0,
                                 int64_t After = 0);
+
+/// windowOf for TensorFlow's CPU 3-D kernels (Conv3D, MaxPool3D, AvgPool3D,
+/// through Eigen's volume patches): their SAME padding before is half of
+/// (Out - 1) * Stride + effective filter - In rounded toward zero, not
+/// clamped at zero, so windows wider apart than the filter start inside the
+/// input (an input of 7 pooled by 1 with stride 4 reads elements 1 and 5).
+absl::StatusOr<Window> cuboidWindowOf(const KernelContext &Ctx, int64_t In, int64_t Filter,
+                                      int64_t Dilation, int64_t Stride, Padding P);
 
 /// The explicit paddings of a 4-D op ("explicit_paddings": 8 values, pairs
 /// in format order), as {top, bottom, left, right}; checked as TensorFlow's
@@ -97,10 +136,12 @@ template <> struct WideTypeOf<int64_t> {
 };
 template <typename T> using WideType = typename WideTypeOf<T>::type;
 
-/// The elements of `Tensor` (of T, a 4-D image of `Shape` in format `F`) as
-/// Acc, in NHWC order.
+/// The elements of `Tensor` (of T: `Batch` images of `Plane` pixels of
+/// `Channels` values, channels last or first as format `F` says) as Acc,
+/// channels last.
 template <typename T, typename Acc>
-std::vector<Acc> nhwcElements(const TensorData &Tensor, const ImageShape &Shape, DataFormat F) {
+std::vector<Acc> channelsLastElements(const TensorData &Tensor, int64_t Batch, int64_t Plane,
+                                      int64_t Channels, DataFormat F) {
   ElementsOf<T> In(Tensor);
   std::vector<Acc> Out(static_cast<size_t>(In.size()));
   if (F == DataFormat::NHWC) {
@@ -108,13 +149,19 @@ std::vector<Acc> nhwcElements(const TensorData &Tensor, const ImageShape &Shape,
       Out[I] = static_cast<Acc>(In[I]);
     return Out;
   }
-  const int64_t Plane = Shape.H * Shape.W;
-  for (int64_t N = 0; N < Shape.N; ++N)
-    for (int64_t C = 0; C < Shape.C; ++C)
+  for (int64_t N = 0; N < Batch; ++N)
+    for (int64_t C = 0; C < Channels; ++C)
       for (int64_t P = 0; P < Plane; ++P)
-        Out[(N * Plane + P) * Shape.C + C] =
-            static_cast<Acc>(In[(N * Shape.C + C) * Plane + P]);
+        Out[(N * Plane + P) * Channels + C] =
+            static_cast<Acc>(In[(N * Channels + C) * Plane + P]);
   return Out;
+}
+
+/// The elements of `Tensor` (of T, a 4-D image of `Shape` in format `F`) as
+/// Acc, in NHWC order.
+template <typename T, typename Acc>
+std::vector<Acc> nhwcElements(const TensorData &Tensor, const ImageShape &Shape, DataFormat F) {
+  return channelsLastElements<T, Acc>(Tensor, Shape.N, Shape.H * Shape.W, Shape.C, F);
 }
 
 
@@ -126,21 +173,37 @@ template <typename T, typename Acc> T narrowed(Acc V) {
     return static_cast<T>(V);
 }
 
-/// An output tensor of T in format `F` from NHWC values of Acc.
+/// An output tensor of T of `Dims` (`Batch` images of `Plane` pixels of
+/// `Channels` values, channels last or first as format `F` says) from
+/// channels-last values of Acc.
 template <typename T, typename Acc>
-TensorData imageFromNhwc(const std::vector<Acc> &Values, const ImageShape &Shape, DataFormat F) {
-  OutputOf<T> Out(Shape.dims(F));
+TensorData fromChannelsLast(const std::vector<Acc> &Values, std::vector<int64_t> Dims,
+                            int64_t Batch, int64_t Plane, int64_t Channels, DataFormat F) {
+  OutputOf<T> Out(std::move(Dims));
   if (F == DataFormat::NHWC) {
     for (int64_t I = 0; I < Out.size(); ++I)
       Out[I] = narrowed<T>(Values[I]);
     return std::move(Out).finish();
   }
-  const int64_t Plane = Shape.H * Shape.W;
-  for (int64_t N = 0; N < Shape.N; ++N)
-    for (int64_t C = 0; C < Shape.C; ++C)
+  for (int64_t N = 0; N < Batch; ++N)
+    for (int64_t C = 0; C < Channels; ++C)
       for (int64_t P = 0; P < Plane; ++P)
-        Out[(N * Shape.C + C) * Plane + P] = narrowed<T>(Values[(N * Plane + P) * Shape.C + C]);
+        Out[(N * Channels + C) * Plane + P] =
+            narrowed<T>(Values[(N * Plane + P) * Channels + C]);
   return std::move(Out).finish();
+}
+
+/// An output tensor of T in format `F` from NHWC values of Acc.
+template <typename T, typename Acc>
+TensorData imageFromNhwc(const std::vector<Acc> &Values, const ImageShape &Shape, DataFormat F) {
+  return fromChannelsLast<T>(Values, Shape.dims(F), Shape.N, Shape.H * Shape.W, Shape.C, F);
+}
+
+/// An output tensor of T in format `F` from NDHWC values of Acc.
+template <typename T, typename Acc>
+TensorData volumeFromNdhwc(const std::vector<Acc> &Values, const VolumeShape &Shape,
+                           DataFormat F) {
+  return fromChannelsLast<T>(Values, Shape.dims(F), Shape.N, Shape.plane(), Shape.C, F);
 }
 
 // --- Resizing (Resize.cpp) ---------------------------------------------------

@@ -1,9 +1,11 @@
 //===- Pooling.cpp - Max and average pooling, for running graphs ----------===//
 //
 // TensorFlow's MaxPool, MaxPoolV2 (window and strides as inputs) and AvgPool
-// over rows and columns, NHWC or NCHW (TensorFlow's CPU kernels take NHWC
-// only). Padded positions are left out: a maximum over the valid elements of
-// the window, an average dividing by their count, as TensorFlow's do. Maxima
+// over rows and columns, NHWC or NCHW, and MaxPool3D and AvgPool3D over
+// planes, rows and columns, NDHWC or NCDHW (TensorFlow's CPU kernels take
+// channels last only; their SAME windows are Eigen's, see cuboidWindowOf).
+// Padded positions are left out: a maximum over the valid elements of the
+// window, an average dividing by their count, as TensorFlow's do. Maxima
 // are exact; averages are summed in double and rounded once (TensorFlow sums
 // in the element type), so they are within rounding of TensorFlow's. Pooling
 // across channels (a depth window) is Unimplemented. MaxPoolWithArgmax
@@ -86,6 +88,104 @@ template <typename V, typename Fn> void forEachWindow(const PoolPlan &P, const V
       }
 }
 
+/// A 3-D pooling (MaxPool3D, AvgPool3D) in NDHWC terms.
+struct Pool3DPlan {
+  DataFormat Format = DataFormat::NHWC;
+  VolumeShape In, Out;
+  std::array<int64_t, 3> K{}, Stride{}, PadBefore{};
+};
+
+/// ksize, strides, padding and data_format of a 3-D pooling, checked as
+/// TensorFlow's Pooling3DOp does, into a plan.
+absl::StatusOr<Pool3DPlan> planPool3D(const KernelContext &Ctx) {
+  FROST_RETURN_IF_ERROR(Ctx.checkNumInputs(1));
+  Pool3DPlan P;
+  FROST_ASSIGN_OR_RETURN(P.Format, volumeFormatAttr(Ctx));
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> KSize, Ctx.intListAttr("ksize"));
+  if (KSize.size() != 5)
+    return Ctx.invalid("Sliding window ksize field must specify 5 dimensions");
+  if (*std::min_element(KSize.begin(), KSize.end()) <= 0)
+    return Ctx.invalid("Sliding window ksize field must have non-negative dimensions");
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Strides, Ctx.intListAttr("strides"));
+  if (Strides.size() != 5)
+    return Ctx.invalid("Sliding window stride field must specify 5 dimensions");
+  FROST_ASSIGN_OR_RETURN(Padding Pad, paddingAttr(Ctx, /*AllowExplicit=*/false));
+  VolumeShape K = inNdhwcOrder(KSize, P.Format), S = inNdhwcOrder(Strides, P.Format);
+  if (K.N != 1 || S.N != 1)
+    return Ctx.unimplemented("Pooling is not yet supported on the batch dimension.");
+  if (K.C != 1 || S.C != 1)
+    return Ctx.unimplemented("Pooling is not yet supported on the depth dimension.");
+  FROST_ASSIGN_OR_RETURN(P.In, volumeShapeOf(Ctx, Ctx.input(0).shape(), P.Format, "tensor_in"));
+  P.K = K.S, P.Stride = S.S;
+  P.Out.N = P.In.N, P.Out.C = P.In.C;
+  for (size_t D = 0; D < 3; ++D) {
+    FROST_ASSIGN_OR_RETURN(Window W,
+                           cuboidWindowOf(Ctx, P.In.S[D], P.K[D], 1, P.Stride[D], Pad));
+    P.Out.S[D] = W.Out, P.PadBefore[D] = W.PadBefore;
+  }
+  FROST_RETURN_IF_ERROR(
+      checkOutputShape(Ctx, Ctx.input(0).dtype(), P.Out.dims(P.Format)).status());
+  return P;
+}
+
+/// forEachWindow over planes, rows and columns.
+template <typename V, typename Fn> void forEachWindow(const Pool3DPlan &P, const V *In, V *Out,
+                                                      Fn &&Visit) {
+  std::vector<const V *> Pixels;
+  const auto &IS = P.In.S, &OS = P.Out.S;
+  std::array<int64_t, 3> Begin, End;
+  for (int64_t N = 0; N < P.Out.N; ++N)
+    for (int64_t OD = 0; OD < OS[0]; ++OD)
+      for (int64_t OY = 0; OY < OS[1]; ++OY)
+        for (int64_t OX = 0; OX < OS[2]; ++OX) {
+          const int64_t O[3] = {OD, OY, OX};
+          for (size_t D = 0; D < 3; ++D) {
+            int64_t First = O[D] * P.Stride[D] - P.PadBefore[D];
+            Begin[D] = std::max<int64_t>(First, 0);
+            End[D] = std::min(First + P.K[D], IS[D]);
+          }
+          Pixels.clear();
+          for (int64_t Z = Begin[0]; Z < End[0]; ++Z)
+            for (int64_t Y = Begin[1]; Y < End[1]; ++Y)
+              for (int64_t X = Begin[2]; X < End[2]; ++X)
+                Pixels.push_back(In + (((N * IS[0] + Z) * IS[1] + Y) * IS[2] + X) * P.In.C);
+          Visit(Out + (((N * OS[0] + OD) * OS[1] + OY) * OS[2] + OX) * P.Out.C, Pixels);
+        }
+}
+
+/// The maxima of each window of `X` (channels last), for a PoolPlan or a
+/// Pool3DPlan. Eigen's max reducer starts from -inf (the lowest integer).
+template <typename T, typename Plan> std::vector<T> maxPooled(const Plan &P, const std::vector<T> &X) {
+  T Lowest = Eigen::NumTraits<T>::lowest();
+  if constexpr (!std::is_integral_v<T>)
+    Lowest = T(-std::numeric_limits<float>::infinity());
+  std::vector<T> Out(static_cast<size_t>(P.Out.elements()));
+  forEachWindow(P, X.data(), Out.data(), [&](T *O, llvm::ArrayRef<const T *> Pixels) {
+    for (int64_t C = 0; C < P.Out.C; ++C) {
+      T Best = Lowest;
+      for (const T *Pixel : Pixels)
+        Best = Pixel[C] > Best ? Pixel[C] : Best;
+      O[C] = Best;
+    }
+  });
+  return Out;
+}
+
+/// The averages of each window's valid elements of `X` (channels last).
+template <typename Plan>
+std::vector<double> averagePooled(const Plan &P, const std::vector<double> &X) {
+  std::vector<double> Out(static_cast<size_t>(P.Out.elements()));
+  forEachWindow(P, X.data(), Out.data(), [&](double *O, llvm::ArrayRef<const double *> Pixels) {
+    for (int64_t C = 0; C < P.Out.C; ++C) {
+      double Sum = 0;
+      for (const double *Pixel : Pixels)
+        Sum += Pixel[C];
+      O[C] = Sum / static_cast<double>(Pixels.size());
+    }
+  });
+  return Out;
+}
+
 } // namespace
 
 // MaxPool and MaxPoolV2: TensorFlow's real number types.
@@ -94,21 +194,8 @@ absl::StatusOr<Outputs> evalMaxPool(const KernelContext &Ctx) {
   const TensorData &Input = Ctx.input(0);
   return dispatch<Floats | Ints>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
         using T = typename decltype(Tag)::type;
-        // Eigen's max reducer starts from -inf (the lowest integer).
-        T Lowest = Eigen::NumTraits<T>::lowest();
-        if constexpr (!std::is_integral_v<T>)
-          Lowest = T(-std::numeric_limits<float>::infinity());
         std::vector<T> X = nhwcElements<T, T>(Input, P.In, P.Format);
-        std::vector<T> Out(static_cast<size_t>(P.Out.elements()));
-        forEachWindow(P, X.data(), Out.data(), [&](T *O, llvm::ArrayRef<const T *> Pixels) {
-          for (int64_t C = 0; C < P.Out.C; ++C) {
-            T Best = Lowest;
-            for (const T *Pixel : Pixels)
-              Best = Pixel[C] > Best ? Pixel[C] : Best;
-            O[C] = Best;
-          }
-        });
-        return Outputs{imageFromNhwc<T>(Out, P.Out, P.Format)};
+        return Outputs{imageFromNhwc<T>(maxPooled(P, X), P.Out, P.Format)};
       });
 }
 
@@ -119,17 +206,25 @@ absl::StatusOr<Outputs> evalAvgPool(const KernelContext &Ctx) {
   return dispatch<Floats>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
         using T = typename decltype(Tag)::type;
         std::vector<double> X = nhwcElements<T, double>(Input, P.In, P.Format);
-        std::vector<double> Out(static_cast<size_t>(P.Out.elements()));
-        forEachWindow(P, X.data(), Out.data(),
-                      [&](double *O, llvm::ArrayRef<const double *> Pixels) {
-                        for (int64_t C = 0; C < P.Out.C; ++C) {
-                          double Sum = 0;
-                          for (const double *Pixel : Pixels)
-                            Sum += Pixel[C];
-                          O[C] = Sum / static_cast<double>(Pixels.size());
-                        }
-                      });
-        return Outputs{imageFromNhwc<T>(Out, P.Out, P.Format)};
+        return Outputs{imageFromNhwc<T>(averagePooled(P, X), P.Out, P.Format)};
+      });
+}
+
+// MaxPool3D and AvgPool3D: float, bfloat16 (TensorFlow's CPU kernels);
+// NCDHW too (TensorFlow's CPU kernels refuse it).
+absl::StatusOr<Outputs> evalPool3D(const KernelContext &Ctx) {
+  FROST_ASSIGN_OR_RETURN(Pool3DPlan P, planPool3D(Ctx));
+  const TensorData &Input = Ctx.input(0);
+  const bool Max = Ctx.op() == "MaxPool3D";
+  return dispatch<Float32 | BFloat16>(Ctx, Input.dtype(), [&](auto Tag) -> absl::StatusOr<Outputs> {
+        using T = typename decltype(Tag)::type;
+        const VolumeShape &In = P.In;
+        if (Max) {
+          auto X = channelsLastElements<T, T>(Input, In.N, In.plane(), In.C, P.Format);
+          return Outputs{volumeFromNdhwc<T>(maxPooled(P, X), P.Out, P.Format)};
+        }
+        auto X = channelsLastElements<T, double>(Input, In.N, In.plane(), In.C, P.Format);
+        return Outputs{volumeFromNdhwc<T>(averagePooled(P, X), P.Out, P.Format)};
       });
 }
 

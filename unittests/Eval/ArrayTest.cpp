@@ -674,4 +674,45 @@ TEST(ArrayTest, UniqueOfHalvesWithBothZerosIsRefused) {
   EXPECT_EQ(Out[2].values<int32_t>(), (std::vector<int32_t>{3, 1}));
 }
 
+TEST(ArrayTest, RaggedTensorToTensor) {
+  auto Types = [](std::vector<std::string> Names) {
+    tensorflow::AttrValue V;
+    for (const std::string &N : Names)
+      V.mutable_list()->add_s(N);
+    return AttrMap{{"row_partition_types", V}};
+  };
+  AttrMap Splits = Types({"ROW_SPLITS"}), RowIds = Types({"FIRST_DIM_SIZE", "VALUE_ROWIDS"});
+  // [[1, 2, 3], [], [4]] into rows of 2: cut and padded with the default.
+  TensorData Out = evalOne("RaggedTensorToTensor",
+                           {i64({2}, {-1, 2}), f32({4}, {1, 2, 3, 4}), f32({}, {0}),
+                            i64({4}, {0, 3, 3, 4})},
+                           Splits);
+  EXPECT_EQ(shapeOf(Out), (Shape{3, 2}));
+  EXPECT_EQ(Out.values<float>(), (std::vector<float>{1, 2, 0, 0, 4, 0}));
+  // Four rows, [[5, 6], [], [7], []]: the widest row sets the width; inner
+  // rows of 2 take a default row.
+  Out = evalOne("RaggedTensorToTensor",
+                {i32({}, {-1}), f32({3, 2}, {5, 5, 6, 6, 7, 7}), f32({2}, {8, 9}),
+                 i32({}, {4}), i32({3}, {0, 0, 2})},
+                RowIds);
+  EXPECT_EQ(shapeOf(Out), (Shape{4, 2, 2}));
+  EXPECT_EQ(Out.values<float>(),
+            (std::vector<float>{5, 5, 6, 6, 8, 9, 8, 9, 7, 7, 8, 9, 8, 9, 8, 9}));
+  // Where TensorFlow's kernel would read past the values or write past its
+  // output, Frost refuses.
+  EXPECT_EQ(invalid("RaggedTensorToTensor",
+                    {i64({}, {-1}), f32({3}, {1, 2, 3}), f32({}, {0}), i64({2}, {0, 5})},
+                    Splits),
+            "RaggedTensorToTensor: the row partitions cover 5 values but flat_values has 3");
+  EXPECT_EQ(invalid("RaggedTensorToTensor",
+                    {i64({}, {-1}), f32({2}, {1, 2}), f32({}, {0}), i64({}, {2}),
+                     i64({2}, {1, 0})},
+                    RowIds),
+            "RaggedTensorToTensor: value_rowids must be sorted, got 0 after 1");
+  EXPECT_EQ(invalid("RaggedTensorToTensor",
+                    {i64({}, {-1}), f32({1}, {1}), f32({}, {0}), i64({0}, {})}, Splits),
+            "RaggedTensorToTensor: Invalid first partition input. Tensor requires at least "
+            "one element.");
+}
+
 } // namespace

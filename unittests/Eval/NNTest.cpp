@@ -70,7 +70,7 @@ TEST(NNTest, KernelsForRunningGraphsOnlyWhenAskedFor) {
   std::vector<llvm::StringRef> Folding = opsWithKernels(), Running = opsWithKernels(ForRunning);
   EXPECT_EQ(std::count(Folding.begin(), Folding.end(), "MaxPool"), 0);
   EXPECT_EQ(std::count(Running.begin(), Running.end(), "MaxPool"), 1);
-  EXPECT_EQ(Running.size(), Folding.size() + 33);
+  EXPECT_EQ(Running.size(), Folding.size() + 38);
   EXPECT_TRUE(std::is_sorted(Running.begin(), Running.end()));
   absl::Status S = evaluate("Conv2D", {image4x4(), floats({1, 1, 1, 1}, {1})},
                             windowAttrs({1, 1, 1, 1}, "VALID"))
