@@ -171,6 +171,7 @@ void recordSignature(const Model &M, FreezeResult &R, const std::vector<std::str
     R.Signature.clear();
     return;
   }
+  R.SignatureDeclared = It->second;
   for (const auto &[Key, Info] : It->second.inputs())
     R.SignatureInputs.push_back({Key, Info.name()});
   for (const auto &[Key, Info] : It->second.outputs())

@@ -223,7 +223,9 @@ std::string freezeReportJson(const FreezeResult &R, const FrozenFile &Output,
     J.key("output");
     J.objectBegin();
     J.member("path", Output.Path);
-    J.member("format", Output.Format == FrozenFormat::Text ? "pbtxt" : "pb");
+    J.member("format", Output.Format == FrozenFormat::Text         ? "pbtxt"
+                       : Output.Format == FrozenFormat::SavedModel ? "saved_model"
+                                                                   : "pb");
     J.member("bytes", Output.Bytes);
     J.key("sha256");
     if (Output.Sha256.empty())

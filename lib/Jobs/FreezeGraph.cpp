@@ -12,6 +12,7 @@
 
 #include "frost/IR/CandidateOutputs.h"
 #include "frost/IR/OpClasses.h"
+#include "frost/IR/TensorName.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -30,6 +31,27 @@ bool sameFile(const std::string &A, const std::string &B) {
   std::filesystem::path PA = std::filesystem::weakly_canonical(A, EC1);
   std::filesystem::path PB = std::filesystem::weakly_canonical(B, EC2);
   return EC1 || EC2 ? A == B : PA == PB;
+}
+
+/// The SavedModel of a freeze: the signature it froze, else serving_default
+/// over its placeholders and outputs; its table initializers as the init op.
+ServingExport servingExport(const FreezeResult &R) {
+  ServingExport E;
+  if (!R.Signature.empty() && !R.SignatureOutputs.empty()) {
+    E.Signatures.push_back(
+        {R.Signature, R.SignatureInputs, R.SignatureOutputs, &R.SignatureDeclared});
+  } else {
+    std::vector<std::string> Outputs;
+    for (const FreezeOutput &Out : R.Outputs) {
+      // A tensor the user named keeps its port; a node gives its output 0.
+      absl::StatusOr<TensorRef> Ref = resolveTensorName(R.M->graph(), Out.Requested, "output");
+      bool Tensor = Ref.ok() && Ref->Port >= 0 && Ref->N->name() == Out.Node;
+      Outputs.push_back(Tensor ? Out.Requested : Out.Node);
+    }
+    E.Signatures.push_back(servingDefault(R.M->graph(), Outputs));
+  }
+  E.InitNodes = R.Initializers;
+  return E;
 }
 
 FrozenFormat formatOf(const FreezeGraphOptions &O) {
@@ -54,8 +76,15 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
   // Before any work: no output may replace an input, and a run that fails
   // writes nothing, so both paths are checked now and committed together.
   noteFreezeInputs(Ctx, O);
+  const bool Saved = Options.Format == FrozenFormat::SavedModel;
+  if (Saved && (Options.Output.empty() || Options.Output == "-"))
+    return usageError(absl::InvalidArgumentError(
+        "a SavedModel is a directory: name it as the output (-o DIR)"));
   std::unique_ptr<OutputFile> Output, Report;
-  if (!Options.Output.empty()) {
+  std::unique_ptr<OutputDirectory> SavedDir;
+  if (Saved) {
+    FROST_ASSIGN_OR_RETURN(SavedDir, OutputDirectory::prepare(Ctx, Options.Output));
+  } else if (!Options.Output.empty()) {
     FROST_ASSIGN_OR_RETURN(Output, OutputFile::prepare(Ctx, Options.Output));
   }
   if (!Options.ReportPath.empty()) {
@@ -73,7 +102,7 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
   R.Format = formatOf(Options);
   llvm::StringRef Shown = Options.Output.empty() ? "<bytes>" : llvm::StringRef(Options.Output);
   // Before --verify: a graph TensorFlow could not load is not worth checking.
-  if (R.Format == FrozenFormat::Binary)
+  if (R.Format != FrozenFormat::Text)
     FROST_RETURN_IF_ERROR(checkFrozenGraphSize(Frozen, Shown, O.SizeLimit));
   if (Options.Verify) {
     Stopwatch Timer(&Timing, "verify");
@@ -86,7 +115,12 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
 
   {
     Stopwatch Timer(&Timing, "write output");
-    if (Output) {
+    if (SavedDir) {
+      FROST_ASSIGN_OR_RETURN(WrittenBytes Pb,
+                             writeServingSavedModel(Ctx, *Frozen.M, servingExport(Frozen),
+                                                    *SavedDir, O.SizeLimit));
+      R.Written = FrozenFile{Options.Output, R.Format, Pb.Bytes, Report ? Pb.Sha256 : ""};
+    } else if (Output) {
       FROST_ASSIGN_OR_RETURN(R.Written, writeFrozenGraph(Frozen, *Output, R.Format,
                                                          /*Hash=*/Report != nullptr,
                                                          O.SizeLimit));
@@ -110,6 +144,8 @@ absl::StatusOr<FreezeGraphResult> freezeGraph(Context &Ctx, const FreezeGraphOpt
       FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(*Path));
   if (Output)
     FROST_RETURN_IF_ERROR(Output->commit());
+  if (SavedDir)
+    FROST_RETURN_IF_ERROR(SavedDir->commit());
   if (Report)
     FROST_RETURN_IF_ERROR(Report->commit());
   return R;

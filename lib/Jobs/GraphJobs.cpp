@@ -51,12 +51,17 @@ void noteInputs(Context &Ctx, const GraphSource &Source) {
     Ctx.inputs().noteWithSiblings(Source.Path);
 }
 
-absl::StatusOr<std::unique_ptr<OutputFile>> prepareDestination(Context &Ctx,
-                                                               const GraphDestination &Out) {
+absl::StatusOr<PreparedOutput> prepareDestination(Context &Ctx, const GraphDestination &Out) {
+  PreparedOutput Prepared;
+  if (Out.SavedModel) {
+    FROST_ASSIGN_OR_RETURN(Prepared.Dir, OutputDirectory::prepare(Ctx, Out.Path));
+    return Prepared;
+  }
   if (Out.Path.empty())
-    return nullptr;
+    return Prepared;
   FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Out.Path));
-  return OutputFile::prepare(Ctx, Out.Path);
+  FROST_ASSIGN_OR_RETURN(Prepared.File, OutputFile::prepare(Ctx, Out.Path));
+  return Prepared;
 }
 
 static double secondsSince(std::chrono::steady_clock::time_point Start) {
@@ -65,13 +70,25 @@ static double secondsSince(std::chrono::steady_clock::time_point Start) {
 
 absl::StatusOr<GraphJobResult> finishGraphJob(Context &Ctx, Model &M,
                                               const GraphDestination &Destination,
-                                              OutputFile *Out, TimingReport *Timing) {
+                                              PreparedOutput &Prepared,
+                                              llvm::ArrayRef<std::string> Outputs,
+                                              TimingReport *Timing) {
   Stopwatch Timer(Timing, "write output");
   M.dropContainer();
   WriteOptions Write;
   Write.Enc = Destination.Enc;
   GraphJobResult R;
   R.NodesAfter = M.graph().size();
+  if (Prepared.Dir) {
+    ServingExport Export;
+    Export.Signatures.push_back(servingDefault(M.graph(), Outputs));
+    FROST_ASSIGN_OR_RETURN(WrittenBytes Pb, writeServingSavedModel(Ctx, M, Export, *Prepared.Dir,
+                                                                   Write.SizeLimit));
+    FROST_RETURN_IF_ERROR(Prepared.Dir->commit());
+    R.BytesWritten = Pb.Bytes;
+    return R;
+  }
+  OutputFile *Out = Prepared.File.get();
   if (!Out) {
     FROST_ASSIGN_OR_RETURN(R.Bytes, serializeModel(Ctx, M, Write));
     R.BytesWritten = R.Bytes.size();
@@ -110,7 +127,7 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
     Targets.PlaceholderTypes.push_back(dataTypeName(Type));
   }
   noteInputs(Ctx, O.Input);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
+  FROST_ASSIGN_OR_RETURN(PreparedOutput Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
 
@@ -134,7 +151,7 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   if (O.PM.Statistics)
     PM.printStatistics(*O.PM.Out, PassCtx);
   FROST_ASSIGN_OR_RETURN(GraphJobResult R,
-                         finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing));
+                         finishGraphJob(Ctx, *M, O.Output, Out, O.OutputNames, O.PM.Timing));
   R.NodesBefore = NodesBefore;
   R.Changes = PM.changes();
   R.Seconds = secondsSince(Start);
@@ -157,9 +174,12 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
   absl::StatusOr<std::vector<PreparedTransform>> Transforms = prepareTransforms(O);
   if (!Transforms.ok())
     return usageError(Transforms.status());
+  if (O.Output.SavedModel && O.Outputs.empty())
+    return usageError(absl::InvalidArgumentError(
+        "a SavedModel's signature fetches the graph's outputs: name them (--outputs)"));
   auto Start = std::chrono::steady_clock::now();
   noteInputs(Ctx, O.Input);
-  FROST_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> Out, prepareDestination(Ctx, O.Output));
+  FROST_ASSIGN_OR_RETURN(PreparedOutput Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
                          readGraphSource(Ctx, O.Input, {}, O.PM.VerifyEach, O.PM.Timing));
   FROST_RETURN_IF_ERROR(checkNamesExist(M->graph(), O.Inputs, "--inputs"));
@@ -168,7 +188,7 @@ absl::StatusOr<GraphJobResult> transformGraph(Context &Ctx, const TransformGraph
   std::vector<PassChanges> Changes;
   FROST_RETURN_IF_ERROR(runGraphTransforms(Ctx, M, std::move(*Transforms), O.PM, &Changes));
   FROST_ASSIGN_OR_RETURN(GraphJobResult R,
-                         finishGraphJob(Ctx, *M, O.Output, Out.get(), O.PM.Timing));
+                         finishGraphJob(Ctx, *M, O.Output, Out, O.Outputs, O.PM.Timing));
   R.NodesBefore = NodesBefore;
   R.Changes = std::move(Changes);
   R.Seconds = secondsSince(Start);

@@ -362,6 +362,20 @@ static bool isStreamAlias(llvm::StringRef Path) {
          Path.starts_with("/proc/self/fd/");
 }
 
+/// The directory `Path` (`Shown` in messages) is written in exists and can be
+/// written.
+static absl::Status checkParentWritable(llvm::StringRef Shown, const std::string &Path) {
+  std::filesystem::path Parent = std::filesystem::path(Path).parent_path();
+  const std::string Dir = Parent.empty() ? std::string(".") : Parent.string();
+  struct stat St;
+  if (::stat(Dir.c_str(), &St) != 0 || !S_ISDIR(St.st_mode))
+    return absl::NotFoundError(absl::StrCat(Shown.str(), ": cannot write there: '", Dir,
+                                            "' is not an existing directory"));
+  if (::access(Dir.c_str(), W_OK) != 0)
+    return errnoStatus(Shown, absl::StrCat("cannot write in '", Dir, "'"));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(Context &Ctx,
                                                                 llvm::StringRef Path) {
   std::unique_ptr<OutputFile> Out(new OutputFile(Ctx));
@@ -382,13 +396,7 @@ absl::StatusOr<std::unique_ptr<OutputFile>> OutputFile::prepare(Context &Ctx,
       return Out;
     }
   }
-  std::filesystem::path Parent = std::filesystem::path(Out->Path).parent_path();
-  const std::string Dir = Parent.empty() ? std::string(".") : Parent.string();
-  if (::stat(Dir.c_str(), &St) != 0 || !S_ISDIR(St.st_mode))
-    return absl::NotFoundError(absl::StrCat(Path.str(), ": cannot write there: '", Dir,
-                                            "' is not an existing directory"));
-  if (::access(Dir.c_str(), W_OK) != 0)
-    return errnoStatus(Path, absl::StrCat("cannot write in '", Dir, "'"));
+  FROST_RETURN_IF_ERROR(checkParentWritable(Path, Out->Path));
   return Out;
 }
 
@@ -464,6 +472,110 @@ absl::Status OutputFile::commit() {
     return errnoStatus(Path, "cannot rename the temporary file onto");
   llvm::sys::DontRemoveFileOnSignal(Temp);
   Committed = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<OutputDirectory>> OutputDirectory::prepare(Context &Ctx,
+                                                                          llvm::StringRef Path) {
+  if (Path.empty() || Path == "-")
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", Path.str(), "': a SavedModel is a directory: give its path"));
+  std::unique_ptr<OutputDirectory> Out(new OutputDirectory(Ctx));
+  llvm::StringRef Trimmed = Path.rtrim('/');
+  Out->Path = (Trimmed.empty() ? Path.take_front(1) : Trimmed).str();
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::file_status Status = fs::status(Out->Path, EC);
+  if (fs::exists(Status)) {
+    if (!fs::is_directory(Status))
+      return absl::InvalidArgumentError(absl::StrCat(
+          Path.str(), ": exists and is not a directory; a SavedModel is written as one"));
+    bool Empty = fs::is_empty(Out->Path, EC);
+    bool Saved = fs::exists(fs::path(Out->Path) / "saved_model.pb", EC) ||
+                 fs::exists(fs::path(Out->Path) / "saved_model.pbtxt", EC);
+    if (!Empty && !Saved)
+      return absl::InvalidArgumentError(absl::StrCat(
+          Path.str(), ": is a directory holding no SavedModel; not replacing it (give a new "
+                      "or empty directory)"));
+    FROST_RETURN_IF_ERROR(Out->checkNoInputInside());
+  }
+  FROST_RETURN_IF_ERROR(checkParentWritable(Path, Out->Path));
+  return Out;
+}
+
+absl::Status OutputDirectory::checkNoInputInside() const {
+  std::error_code EC;
+  for (const auto &Entry : std::filesystem::recursive_directory_iterator(Path, EC))
+    if (Entry.is_regular_file())
+      FROST_RETURN_IF_ERROR(Ctx.inputs().checkNotAnInput(Entry.path().string()));
+  return absl::OkStatus();
+}
+
+OutputDirectory::~OutputDirectory() {
+  if (!Temp.empty() && !Committed) {
+    std::error_code EC;
+    std::filesystem::remove_all(Temp, EC);
+  }
+}
+
+absl::StatusOr<std::string> OutputDirectory::file(llvm::StringRef Relative) {
+  if (Temp.empty()) {
+    std::string Pattern = absl::StrCat(Path, ".tmp.XXXXXX");
+    if (!::mkdtemp(Pattern.data()))
+      return errnoStatus(Path, "cannot create a temporary directory beside");
+    ::chmod(Pattern.c_str(), 0755);
+    Temp = Pattern;
+  }
+  std::filesystem::path Full = std::filesystem::path(Temp) / Relative.str();
+  std::error_code EC;
+  std::filesystem::create_directories(Full.parent_path(), EC);
+  if (EC)
+    return absl::InternalError(absl::StrCat(Full.parent_path().string(),
+                                            ": cannot create the directory: ", EC.message()));
+  return Full.string();
+}
+
+absl::Status OutputDirectory::makeDirectory(llvm::StringRef Relative) {
+  FROST_ASSIGN_OR_RETURN(std::string Dir, file(Relative));
+  std::error_code EC;
+  std::filesystem::create_directory(Dir, EC);
+  if (EC)
+    return absl::InternalError(
+        absl::StrCat(Dir, ": cannot create the directory: ", EC.message()));
+  return absl::OkStatus();
+}
+
+absl::Status OutputDirectory::commit() {
+  if (Committed)
+    return absl::OkStatus();
+  if (Temp.empty())
+    FROST_RETURN_IF_ERROR(file("").status());
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  // An earlier SavedModel (or an empty directory) there is moved aside, the
+  // new one renamed in, then the old one removed: never half of either.
+  std::string Old;
+  if (fs::exists(Path, EC)) {
+    FROST_RETURN_IF_ERROR(checkNoInputInside());
+    std::string Pattern = absl::StrCat(Path, ".old.XXXXXX");
+    if (!::mkdtemp(Pattern.data()))
+      return errnoStatus(Path, "cannot create a temporary directory beside");
+    Old = Pattern;
+    if (::rename(Path.c_str(), Old.c_str()) != 0) {
+      absl::Status S = errnoStatus(Path, "cannot move the old directory aside");
+      ::rmdir(Old.c_str());
+      return S;
+    }
+  }
+  if (::rename(Temp.c_str(), Path.c_str()) != 0) {
+    absl::Status S = errnoStatus(Path, "cannot rename the temporary directory onto");
+    if (!Old.empty())
+      ::rename(Old.c_str(), Path.c_str());
+    return S;
+  }
+  Committed = true;
+  if (!Old.empty())
+    fs::remove_all(Old, EC);
   return absl::OkStatus();
 }
 

@@ -31,12 +31,18 @@ ArgParser makeParser(FreezeCommandLine &C) {
   const std::string Main = "Options", Compat = "freeze_graph.py flags (same meaning)",
                     Debug = "Debugging (the pass manager's)";
   P.add({{"o", "output", "output_graph"}, K::Value, "FILE",
-         "Where to write the frozen GraphDef (- for standard output)", str(C.Output), Main});
+         "Where to write the frozen GraphDef (- for standard output),\n"
+         "or the SavedModel directory with --emit saved_model",
+         str(C.Output), Main});
   addFreezeFlags(P, C.O, Main);
-  P.add({{"emit"}, K::Value, "pb|pbtxt", "Output encoding (default: pbtxt for a .pbtxt file)",
+  P.add({{"emit"}, K::Value, "pb|pbtxt|saved_model",
+         "Output: a GraphDef, binary or text (default: pbtxt for a\n"
+         ".pbtxt file), or a serving SavedModel directory holding it\n"
+         "(its signature, or serving_default: placeholders in,\n"
+         "outputs out; tables' initializers as its init op)",
          [&C](llvm::StringRef V) {
-           if (V != "pb" && V != "pbtxt")
-             return absl::InvalidArgumentError("expected pb or pbtxt");
+           if (V != "pb" && V != "pbtxt" && V != "saved_model")
+             return absl::InvalidArgumentError("expected pb, pbtxt or saved_model");
            C.Emit = V.str();
            return absl::OkStatus();
          },
@@ -99,9 +105,11 @@ void printSummary(const FreezeGraphResult &Result, const std::string &Output) {
       Counts.push_back(absl::StrCat(Count, " ", Name));
     llvm::errs() << "freeze-graph: " << P.Pass << ": " << absl::StrJoin(Counts, ", ") << "\n";
   }
-  bool Text = Result.Format == FrozenFormat::Text;
+  const char *Kind = Result.Format == FrozenFormat::Text         ? "pbtxt"
+                     : Result.Format == FrozenFormat::SavedModel ? "SavedModel"
+                                                                 : "pb";
   llvm::errs() << "freeze-graph: wrote " << (Output == "-" ? "<stdout>" : Output) << " ("
-               << formatBytes(Result.Written.Bytes) << ", " << (Text ? "pbtxt" : "pb") << ") in "
+               << formatBytes(Result.Written.Bytes) << ", " << Kind << ") in "
                << formatSeconds(Result.Seconds) << "\n";
 }
 
@@ -121,7 +129,9 @@ int runFreeze(FreezeCommandLine &C) {
   Job.Freeze = C.O;
   Job.Output = C.Output;
   if (!C.Emit.empty())
-    Job.Format = C.Emit == "pbtxt" ? FrozenFormat::Text : FrozenFormat::Binary;
+    Job.Format = C.Emit == "pbtxt"         ? FrozenFormat::Text
+                 : C.Emit == "saved_model" ? FrozenFormat::SavedModel
+                                           : FrozenFormat::Binary;
   Job.ReportPath = C.ReportPath;
   Job.Verify = C.Verify;
   Job.Numeric.Budget = C.Budget;

@@ -26,7 +26,7 @@ namespace {
 struct OptimizeCommandLine {
   std::string Input, Output;
   std::vector<std::string> InputNames, OutputNames, PlaceholderTypes, ToConst;
-  bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false;
+  bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false, SavedModel = false;
   eval::EvalBudget FoldBudget;
   PassManagerOptions PM;
   bool Quiet = false, Timing = false, Help = false, Version = false;
@@ -65,6 +65,10 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "bool Placeholders whose name contains NAME become constants\n"
          "(keras_learning_phase=false always)",
          list(C.ToConst), Main});
+  P.add({{"saved_model"}, K::Bool, "",
+         "Frost's: write --output as a serving SavedModel directory\n"
+         "(serving_default: the inputs in, the outputs out)",
+         flag(C.SavedModel), Other});
   P.add({{"compute_in_float32"}, K::Bool, "",
          "Frost's: compute half and bfloat16 (mixed-precision) graphs in\n"
          "float32, so they fold and load where Cast or half cannot (OpenCV)",
@@ -99,7 +103,7 @@ int runOptimize(OptimizeCommandLine &C) {
         "give the graph's inputs and outputs: --input_names=NAMES --output_names=NAMES"));
   OptimizeForInferenceOptions Job;
   Job.Input.Path = C.Input;
-  Job.Output = {C.Output, C.FrozenGraph ? Encoding::Binary : Encoding::Text};
+  Job.Output = {C.Output, C.FrozenGraph ? Encoding::Binary : Encoding::Text, C.SavedModel};
   Job.InputNames = C.InputNames;
   Job.OutputNames = C.OutputNames;
   for (const std::string &Enum : C.PlaceholderTypes) {

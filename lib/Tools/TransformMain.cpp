@@ -26,7 +26,7 @@ namespace {
 struct TransformCommandLine {
   std::string InGraph, OutGraph, Transforms;
   std::vector<std::string> Inputs, Outputs;
-  bool OutputAsText = false;
+  bool OutputAsText = false, SavedModel = false;
   PassManagerOptions PM;
   bool Quiet = false, Timing = false, Help = false, Version = false, TransformDocs = false;
 };
@@ -56,6 +56,10 @@ ArgParser makeParser(TransformCommandLine &C) {
          str(C.Transforms), Main, /*Hidden=*/false, /*Multiline=*/true});
   P.add({{"output_as_text"}, K::Bool, "", "Write protobuf text instead of binary",
          flag(C.OutputAsText), Main});
+  P.add({{"saved_model"}, K::Bool, "",
+         "Frost's: write --out_graph as a serving SavedModel directory\n"
+         "(serving_default: the Placeholders in, --outputs out)",
+         flag(C.SavedModel), Other});
   P.add({{"print-transform-docs"}, K::Bool, "",
          "Print the table of transforms (docs/transforms.md) in Markdown",
          flag(C.TransformDocs), Other});
@@ -99,7 +103,7 @@ int runTransform(TransformCommandLine &C) {
         "no transform: give --transforms='...' (transform-graph --help lists them)"));
   TransformGraphOptions Job;
   Job.Input.Path = C.InGraph;
-  Job.Output = {C.OutGraph, C.OutputAsText ? Encoding::Text : Encoding::Binary};
+  Job.Output = {C.OutGraph, C.OutputAsText ? Encoding::Text : Encoding::Binary, C.SavedModel};
   Job.Transforms = C.Transforms;
   Job.Inputs = C.Inputs;
   Job.Outputs = C.Outputs;

@@ -14,7 +14,7 @@ warnings are FrostWarnings. A model is a path (os.PathLike), its bytes, or, wher
 importable, a tf.compat.v1.GraphDef or MetaGraphDef (or a tf.Graph); TensorFlow is never needed.
 """
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple, Union, overload
 import json as _json
 import os as _os
 import sys as _sys
@@ -117,6 +117,15 @@ def _path(value: Optional[PathLike], keyword: str) -> Optional[str]:
     return None if value is None else _fspath(value, keyword)
 
 
+def _target(output: Optional[PathLike], saved_model: Optional[PathLike]) -> Tuple[str, bool]:
+    """Where a graph job writes: (path or "" for bytes, whether a SavedModel directory)."""
+    if output is not None and saved_model is not None:
+        raise FrostError("give output (a GraphDef file) or saved_model (a directory), not both")
+    if saved_model is not None:
+        return _fspath(saved_model, "saved_model"), True
+    return _path(output, "output") or "", False
+
+
 def _document(text: str) -> Dict[str, Any]:
     """A tool's JSON document (frost-verify, frost-diff, frost-inspect --json) as a dict."""
     document: Dict[str, Any] = _json.loads(text)
@@ -183,7 +192,7 @@ def freeze(model: ModelData, outputs: Names = None, *, checkpoint: Optional[Path
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           output: Optional[PathLike] = None,
+           output: Optional[PathLike] = None, saved_model: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Optional[bytes]: ...
 
 
@@ -195,7 +204,7 @@ def freeze(model: Any, outputs: Names = None, *, checkpoint: Optional[PathLike] 
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           output: Optional[PathLike] = None,
+           output: Optional[PathLike] = None, saved_model: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any: ...
 
 
@@ -206,7 +215,7 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
            except_: Names = None, tags: Names = None, optimize: bool = False,
            verify: bool = False, eval_budget: Optional[int] = None,
            eval_max_bytes: Optional[int] = None, allow_unchecked: bool = False,
-           output: Optional[PathLike] = None,
+           output: Optional[PathLike] = None, saved_model: Optional[PathLike] = None,
            text: bool = False, report: Optional[PathLike] = None, **flags: Any) -> Any:
     """Freezes a model as freeze-graph does (docs/freeze-graph.md).
 
@@ -228,6 +237,8 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     eval_budget, eval_max_bytes: what verify's runs may spend, as freeze-graph's
       --eval-budget and --eval-max-bytes.
     output: write the frozen GraphDef there (atomically) and return None.
+    saved_model: instead, write a serving SavedModel directory holding it there (atomically;
+      freeze-graph --emit saved_model) and return None.
     text: text format (pbtxt) instead of binary.
     report: write freeze-graph's JSON report there (docs/freeze-graph.md).
     **flags: freeze-graph's other options by their Python names: initializer_nodes,
@@ -242,8 +253,9 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
                               tags, flags)
     options["optimize"] = bool(optimize)
     checks = _checks(None, None, None, None, None, eval_budget, eval_max_bytes, allow_unchecked)
+    target, as_saved_model = _target(output, saved_model)
     result, warned = _frost.freeze(_model(model, "model"), options, checks, bool(verify),
-                                   _path(output, "output") or "", bool(text),
+                                   target, bool(text), as_saved_model,
                                    _path(report, "report") or "")
     _warn(warned)
     return _graph_result(model, result, text)
@@ -252,24 +264,26 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
 @overload
 def transform(graph: ModelData, transforms: Union[str, Iterable[str]], inputs: Names = None,
               outputs: Names = None, *, output: Optional[PathLike] = None,
-              text: bool = False) -> Optional[bytes]: ...
+              saved_model: Optional[PathLike] = None, text: bool = False) -> Optional[bytes]: ...
 
 
 @overload
 def transform(graph: Any, transforms: Union[str, Iterable[str]], inputs: Names = None,
               outputs: Names = None, *, output: Optional[PathLike] = None,
-              text: bool = False) -> Any: ...
+              saved_model: Optional[PathLike] = None, text: bool = False) -> Any: ...
 
 
 def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: Names = None,
               outputs: Names = None, *, output: Optional[PathLike] = None,
-              text: bool = False) -> Any:
+              saved_model: Optional[PathLike] = None, text: bool = False) -> Any:
     """Runs TensorFlow's graph transforms as transform-graph does (docs/transforms.md).
 
     graph: a GraphDef: a path, bytes (binary or text) or a tf.compat.v1.GraphDef.
     transforms: "fold_constants(ignore_errors=true) strip_unused_nodes", or a list of such.
     inputs, outputs: the graph's inputs and outputs, as transform_graph's --inputs/--outputs.
     output: write the result there (atomically) and return None.
+    saved_model: instead, write a serving SavedModel directory there (serving_default: the
+      Placeholders in, outputs out) and return None.
     text: text format (pbtxt) instead of binary.
 
     Returns the transformed GraphDef's bytes, byte for byte transform-graph's, unless output
@@ -278,8 +292,9 @@ def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: N
     """
     if not isinstance(transforms, str):
         transforms = " ".join(transforms)
+    target, as_saved_model = _target(output, saved_model)
     result, warned = _frost.transform(_model(graph, "graph"), transforms, _names(inputs),
-                                      _names(outputs), _path(output, "output") or "", bool(text))
+                                      _names(outputs), target, bool(text), as_saved_model)
     _warn(warned)
     return _graph_result(graph, result, text)
 
@@ -289,7 +304,7 @@ def optimize_for_inference(graph: ModelData, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
                            compute_in_float32: bool = False, output: Optional[PathLike] = None,
-                           text: bool = False) -> Optional[bytes]: ...
+                           saved_model: Optional[PathLike] = None, text: bool = False) -> Optional[bytes]: ...
 
 
 @overload
@@ -297,14 +312,14 @@ def optimize_for_inference(graph: Any, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
                            compute_in_float32: bool = False, output: Optional[PathLike] = None,
-                           text: bool = False) -> Any: ...
+                           saved_model: Optional[PathLike] = None, text: bool = False) -> Any: ...
 
 
 def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
                            compute_in_float32: bool = False, output: Optional[PathLike] = None,
-                           text: bool = False) -> Any:
+                           saved_model: Optional[PathLike] = None, text: bool = False) -> Any:
     """Optimizes a frozen graph for inference as optimize-for-inference does, TensorFlow's
     optimize_for_inference.py with its keywords (docs/transforms.md).
 
@@ -317,6 +332,8 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
     toco_compatible: only rewrites TensorFlow Lite's converter understands.
     compute_in_float32: compute half and bfloat16 graphs in float32.
     output: write the result there (atomically) and return None.
+    saved_model: instead, write a serving SavedModel directory there (serving_default: the
+      inputs in, the outputs out) and return None.
     text: text format (pbtxt) instead of binary.
 
     Returns the optimized GraphDef's bytes, byte for byte optimize-for-inference's, unless
@@ -328,10 +345,11 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
                          "inputs=[...], outputs=[...])")
     if isinstance(placeholder_types, int):
         placeholder_types = [placeholder_types]
+    target, as_saved_model = _target(output, saved_model)
     result, warned = _frost.optimize_for_inference(
         _model(graph, "graph"), inputs, outputs, [int(t) for t in placeholder_types or []],
         _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
-        _path(output, "output") or "", bool(text))
+        target, bool(text), as_saved_model)
     _warn(warned)
     return _graph_result(graph, result, text)
 

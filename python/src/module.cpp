@@ -261,11 +261,13 @@ frost::verify::NumericOptions numericOptions(const KeywordArgs &Keywords) {
 /// Verify, checked first, and a failed check raised with its findings.
 WithWarnings freezeModel(const ModelArg &Model, const KeywordArgs &Keywords,
                          const KeywordArgs &Checks, bool Verify, const std::string &Output,
-                         bool Text, const std::string &Report) {
+                         bool Text, bool SavedModel, const std::string &Report) {
   frost::FreezeGraphOptions Job;
   Job.Freeze = freezeOptions(Model, Keywords);
   Job.Output = Output;
-  Job.Format = Text ? frost::FrozenFormat::Text : frost::FrozenFormat::Binary;
+  Job.Format = SavedModel ? frost::FrozenFormat::SavedModel
+               : Text     ? frost::FrozenFormat::Text
+                          : frost::FrozenFormat::Binary;
   Job.ReportPath = Report;
   Job.Verify = Verify;
   Job.Numeric = numericOptions(Checks);
@@ -297,18 +299,18 @@ WithWarnings runGraphJob(const OptionsT &Job, JobFn &&Run) {
   return {bytesOrNone(Job.Output.Path, Bytes), Warnings};
 }
 
-frost::GraphDestination destination(const std::string &Output, bool Text) {
-  return {Output, Text ? frost::Encoding::Text : frost::Encoding::Binary};
+frost::GraphDestination destination(const std::string &Output, bool Text, bool SavedModel) {
+  return {Output, Text ? frost::Encoding::Text : frost::Encoding::Binary, SavedModel};
 }
 
 /// transform(): transform-graph over a GraphDef, to bytes or to `Output`.
 WithWarnings transformModel(const ModelArg &Graph, const std::string &Transforms,
                             const std::vector<std::string> &Inputs,
                             const std::vector<std::string> &Outputs, const std::string &Output,
-                            bool Text) {
+                            bool Text, bool SavedModel) {
   frost::TransformGraphOptions Job;
   Job.Input = Graph.source();
-  Job.Output = destination(Output, Text);
+  Job.Output = destination(Output, Text, SavedModel);
   Job.Transforms = Transforms;
   Job.Inputs = Inputs;
   Job.Outputs = Outputs;
@@ -322,10 +324,11 @@ WithWarnings optimizeModel(const ModelArg &Graph, const std::vector<std::string>
                            const std::vector<std::string> &Outputs,
                            const std::vector<int> &PlaceholderTypes,
                            const std::vector<std::string> &ToConst, bool TocoCompatible,
-                           bool ComputeInFloat32, const std::string &Output, bool Text) {
+                           bool ComputeInFloat32, const std::string &Output, bool Text,
+                           bool SavedModel) {
   frost::OptimizeForInferenceOptions Job;
   Job.Input = Graph.source();
-  Job.Output = destination(Output, Text);
+  Job.Output = destination(Output, Text, SavedModel);
   Job.InputNames = Inputs;
   Job.OutputNames = Outputs;
   Job.PlaceholderTypes = PlaceholderTypes;
@@ -503,15 +506,17 @@ NB_MODULE(_frost, M) {
       .def(nb::init<std::optional<std::string>, std::optional<nb::bytes>, std::string>(),
            nb::arg("path").none(), nb::arg("data").none(), nb::arg("name"));
   M.def("freeze", &freezeModel, nb::arg("model"), nb::arg("options"), nb::arg("checks"),
-        nb::arg("verify"), nb::arg("output"), nb::arg("text"), nb::arg("report"),
+        nb::arg("verify"), nb::arg("output"), nb::arg("text"), nb::arg("saved_model"),
+        nb::arg("report"),
         "Freeze a model; (bytes or None, warnings)");
   M.def("transform", &transformModel, nb::arg("graph"), nb::arg("transforms"),
         nb::arg("inputs"), nb::arg("outputs"), nb::arg("output"), nb::arg("text"),
-        "Run graph transforms; (bytes or None, warnings)");
+        nb::arg("saved_model"), "Run graph transforms; (bytes or None, warnings)");
   M.def("optimize_for_inference", &optimizeModel, nb::arg("graph"), nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("placeholder_types"), nb::arg("to_const"),
         nb::arg("toco_compatible"), nb::arg("compute_in_float32"), nb::arg("output"),
-        nb::arg("text"), "Optimize a frozen graph for inference; (bytes or None, warnings)");
+        nb::arg("text"), nb::arg("saved_model"),
+        "Optimize a frozen graph for inference; (bytes or None, warnings)");
   M.def("verify", &verifyModel, nb::arg("frozen"), nb::arg("source"), nb::arg("options"),
         nb::arg("checks"), "frost-verify --json's document; (json, warnings)");
   M.def("run", &runModel, nb::arg("model"), nb::arg("options"), nb::arg("inputs"),

@@ -156,3 +156,18 @@ def test_a_path_with_a_nul_byte_is_refused(model, tmp_path, keyword):
                        % keyword):
         frost.freeze(model_arg, ["add"], **{k: v for k, v in paths.items() if v is not None})
     assert os.listdir(tmp_path) == []
+
+
+def test_saved_model_is_the_clis(model, tmp_path):
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    r = run("freeze-graph", model, "--outputs", "add", "--emit", "saved_model", "-o", cli, "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.freeze(model, ["add"], saved_model=py) is None
+    assert sorted(os.listdir(py)) == ["saved_model.pb", "variables"]
+    assert (py / "saved_model.pb").read_bytes() == (cli / "saved_model.pb").read_bytes()
+    # The frozen graph, with its serving_default signature around it.
+    summary = run("frost-inspect", "graph", py)
+    assert "serving_default (tensorflow/serving/predict)" in summary.stdout, summary.stderr
+    assert "add: add:0 float32" in summary.stdout
+    with pytest.raises(frost.FrostError, match="not both"):
+        frost.freeze(model, ["add"], output=tmp_path / "f.pb", saved_model=py)

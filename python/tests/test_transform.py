@@ -82,3 +82,17 @@ def test_a_path_with_a_nul_byte_is_refused(tmp_path):
     with pytest.raises(frost.FrostError, match=r"^path: the path .* contains a NUL byte"):
         frost.inspect_checkpoint(str(tmp_path / "model") + "\0junk")
     assert os.listdir(tmp_path) == []
+
+
+def test_saved_model_is_the_clis(tmp_path):
+    cli, py = tmp_path / "cli", tmp_path / "py"
+    r = run("optimize-for-inference", "--input", GRAPH, "--output", cli, "--saved_model",
+            "--input_names", "input", "--output_names", "out", "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.optimize_for_inference(GRAPH, ["input"], ["out"], saved_model=py) is None
+    assert (py / "saved_model.pb").read_bytes() == (cli / "saved_model.pb").read_bytes()
+    assert frost.transform(GRAPH, "fold_constants", ["input"], ["out"],
+                           saved_model=tmp_path / "tg") is None
+    assert sorted(os.listdir(tmp_path / "tg")) == ["saved_model.pb", "variables"]
+    summary = run("frost-inspect", "graph", tmp_path / "tg")
+    assert "input: input:0 float32 [1,2]" in summary.stdout, summary.stdout

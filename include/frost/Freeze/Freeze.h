@@ -123,6 +123,8 @@ struct FreezeResult {
   /// The signature frozen, and its keys -> tensors of the frozen graph.
   std::string Signature;
   std::vector<std::pair<std::string, std::string>> SignatureInputs, SignatureOutputs;
+  /// The signature as the source declares it: each key's dtype and shape.
+  tensorflow::SignatureDef SignatureDeclared;
 
   std::vector<FrozenVariable> Frozen;
   /// Variables the outputs need that --only/--except left variables: where
@@ -170,7 +172,9 @@ void noteFreezeInputs(Context &Ctx, const FreezeOptions &Options);
 /// parses): their mistakes are usageError()s.
 absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options);
 
-enum class FrozenFormat { Binary, Text };
+/// A GraphDef, binary or text, or a serving SavedModel directory around it
+/// (the jobs write those: Jobs.h).
+enum class FrozenFormat { Binary, Text, SavedModel };
 
 /// What writeFrozenGraph wrote.
 struct FrozenFile {

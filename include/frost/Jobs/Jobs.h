@@ -49,6 +49,9 @@ struct GraphSource {
 struct GraphDestination {
   std::string Path;
   Encoding Enc = Encoding::Binary;
+  /// Path is a serving SavedModel directory to write around the graph (its
+  /// serving_default: the Placeholders in, the job's outputs out).
+  bool SavedModel = false;
 };
 
 /// Reads `Source` as the job's input (timed as "read input" in
@@ -76,7 +79,7 @@ struct GraphJobResult {
 struct FreezeGraphOptions {
   FreezeOptions Freeze;
   /// The frozen GraphDef's file ("-": standard output); empty: the result's
-  /// Bytes.
+  /// Bytes. With Format SavedModel: the SavedModel's directory (required).
   std::string Output;
   /// Default: text for a .pbtxt output, else binary.
   std::optional<FrozenFormat> Format;

@@ -231,6 +231,40 @@ private:
   WrittenBytes Written;
 };
 
+/// An output directory (a SavedModel's) written as OutputFile writes a file:
+/// prepare() checks the path before any work, files go into a temporary
+/// directory beside it (path()/"name" via file()), and commit() renames that
+/// onto the path, replacing a SavedModel that was there; destroyed
+/// uncommitted, the temporary directory is removed.
+class OutputDirectory {
+public:
+  /// `Path` must be absent, an empty directory, or a SavedModel directory
+  /// (saved_model.pb or .pbtxt in it) none of whose files is an input of the
+  /// run; its parent must be an existing directory.
+  static absl::StatusOr<std::unique_ptr<OutputDirectory>> prepare(Context &Ctx,
+                                                                  llvm::StringRef Path);
+  ~OutputDirectory();
+  OutputDirectory(const OutputDirectory &) = delete;
+  OutputDirectory &operator=(const OutputDirectory &) = delete;
+
+  /// The path of `Relative` in the temporary directory (made on first use,
+  /// with `Relative`'s parent directories).
+  absl::StatusOr<std::string> file(llvm::StringRef Relative);
+  /// Makes the directory `Relative` in it.
+  absl::Status makeDirectory(llvm::StringRef Relative);
+  absl::Status commit();
+
+  const std::string &path() const { return Path; }
+
+private:
+  explicit OutputDirectory(Context &Ctx) : Ctx(Ctx) {}
+  absl::Status checkNoInputInside() const;
+  Context &Ctx;
+  std::string Path;
+  std::string Temp;
+  bool Committed = false;
+};
+
 /// The files one run reads, by inode, so that no output of the run replaces
 /// one (through hard and symbolic links). MappedFile::open notes every
 /// regular file it opens; a job notes its input arguments before any work
