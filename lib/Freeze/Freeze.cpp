@@ -214,6 +214,8 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   PassRegistry Registry;
   registerAllPasses(Registry);
   FROST_RETURN_IF_ERROR(usageError(checkPassManagerOptions(C.PM, Registry)));
+  const SetInputShapesOptions Shapes{C.InputShapes, C.BatchSize};
+  FROST_RETURN_IF_ERROR(usageError(validateInputShapes(Shapes)));
   PassManager Extra;
   if (!C.ExtraPipeline.empty())
     FROST_RETURN_IF_ERROR(usageError(
@@ -384,6 +386,7 @@ absl::StatusOr<FreezeResult> freeze(Context &Ctx, const FreezeOptions &Options) 
   buildFreezePipeline(PM, T, C.KeepSource ? FreezeStage::FromConversion : FreezeStage::All);
   FROST_RETURN_IF_ERROR(validatePasses(PM));
   size_t FirstOptimizing = PM.passes().size();
+  buildInputShapesPipeline(PM, Shapes, T.Keep);
   if (C.Optimize) {
     OptimizeSequence Optimize;
     Optimize.StripUnused = false; // pruned already

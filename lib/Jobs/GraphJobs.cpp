@@ -15,6 +15,8 @@
 #include "frost/Tensor/DataType.h"
 #include "frost/Transforms/GraphTransforms.h"
 #include "frost/Transforms/OptimizeForInference.h"
+#include "frost/Transforms/PassOptions.h"
+#include "frost/Transforms/Pipelines.h"
 #include "frost/Transforms/Passes.h"
 
 #include "absl/strings/str_cat.h"
@@ -126,6 +128,8 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
           "--placeholder_type_enum: ", Number, " is not a DataType number (1 is float)")));
     Targets.PlaceholderTypes.push_back(dataTypeName(Type));
   }
+  const SetInputShapesOptions Shapes{O.InputShapes, O.BatchSize};
+  FROST_RETURN_IF_ERROR(usageError(validateInputShapes(Shapes)));
   noteInputs(Ctx, O.Input);
   FROST_ASSIGN_OR_RETURN(PreparedOutput Out, prepareDestination(Ctx, O.Output));
   FROST_ASSIGN_OR_RETURN(std::unique_ptr<Model> M,
@@ -144,6 +148,7 @@ absl::StatusOr<GraphJobResult> optimizeForInference(Context &Ctx,
   Sequence.ComputeInFloat32 = O.ComputeInFloat32;
   PassManager PM(O.PM);
   FROST_RETURN_IF_ERROR(usageError(addOptimizePasses(PM, Registry, Sequence, Targets)));
+  buildInputShapesPipeline(PM, Shapes, O.OutputNames);
   PassContext PassCtx(Ctx);
   size_t NodesBefore = M->graph().size();
   if (absl::Status S = PM.run(*M, PassCtx); !S.ok())

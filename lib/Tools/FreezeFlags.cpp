@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "FreezeFlags.h"
 
+#include "frost/Transforms/Utils/ShapeInference.h"
+
 #include "absl/strings/str_cat.h"
 
 namespace frost {
@@ -32,15 +34,7 @@ absl::Status parseInputShape(llvm::StringRef Text, verify::NumericOptions &N) {
   auto [Name, Dims] = Text.split('=');
   if (Name.empty() || Dims.empty())
     return absl::InvalidArgumentError("expected NAME=D,D,... (NAME= for a scalar)");
-  std::vector<int64_t> Shape;
-  llvm::SmallVector<llvm::StringRef, 4> Parts;
-  Dims.split(Parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef P : Parts) {
-    int64_t D;
-    if (P.trim().getAsInteger(10, D) || D < 0)
-      return absl::InvalidArgumentError(absl::StrCat("'", P.str(), "' is not a dimension"));
-    Shape.push_back(D);
-  }
+  FROST_ASSIGN_OR_RETURN(std::vector<int64_t> Shape, parseDimensions(Dims));
   N.InputShapes[Name.trim().str()] = std::move(Shape);
   return absl::OkStatus();
 }
@@ -80,6 +74,29 @@ void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string 
          absl::StrCat("Tolerance relative to each ", Want.str(), " element (default: float32\n"
                       "1e-5, float64 1e-5, half 1e-2, bfloat16 5e-2)"),
          [&N](llvm::StringRef V) { return parseDouble(V, N.Rtol); }, Main});
+}
+
+void addFixedShapeFlags(ArgParser &P, std::vector<std::string> &Shapes, int64_t &BatchSize,
+                        llvm::StringRef ShapeFlag, llvm::StringRef BatchFlag,
+                        const std::string &Group) {
+  using K = ArgParser::Kind;
+  P.add({{ShapeFlag.str()}, K::Value, "NAME:D,D,...",
+         "Fix input NAME's shape (NAME: for a scalar); repeat for more\n"
+         "inputs. The shape arithmetic that becomes constant is folded",
+         [&Shapes](llvm::StringRef V) {
+           Shapes.push_back(V.str());
+           return absl::OkStatus();
+         },
+         Group});
+  P.add({{BatchFlag.str()}, K::Value, "N",
+         "Fix the first dimension of every other input whose first\n"
+         "dimension is unknown to N",
+         [&BatchSize](llvm::StringRef V) {
+           if (V.getAsInteger(10, BatchSize) || BatchSize <= 0)
+             return absl::InvalidArgumentError("expected a positive number");
+           return absl::OkStatus();
+         },
+         Group});
 }
 
 void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main) {

@@ -21,6 +21,13 @@ namespace frost {
 /// `Main`.
 void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main);
 
+/// The fixed-shape flags (freeze-graph's --input-shape/--batch-size,
+/// optimize-for-inference's --input_shape/--batch_size): NAME:D,D,... items
+/// and a positive batch size.
+void addFixedShapeFlags(ArgParser &P, std::vector<std::string> &Shapes, int64_t &BatchSize,
+                        llvm::StringRef ShapeFlag, llvm::StringRef BatchFlag,
+                        const std::string &Group);
+
 /// freeze_graph.py's own spellings (--input_graph, --input_meta_graph, ...),
 /// in group `Compat`.
 void addFreezeCompatFlags(ArgParser &P, FreezeOptions &O, const std::string &Compat);

@@ -11,6 +11,7 @@
 #include "frost/Tools/OptimizeMain.h"
 
 #include "ArgParser.h"
+#include "FreezeFlags.h"
 
 #include "frost/Jobs/Jobs.h"
 #include "frost/Support/Context.h"
@@ -27,6 +28,8 @@ struct OptimizeCommandLine {
   std::string Input, Output;
   std::vector<std::string> InputNames, OutputNames, PlaceholderTypes, ToConst;
   bool FrozenGraph = true, TocoCompatible = false, ComputeInFloat32 = false, SavedModel = false;
+  std::vector<std::string> InputShapes;
+  int64_t BatchSize = 0;
   eval::EvalBudget FoldBudget;
   PassManagerOptions PM;
   bool Quiet = false, Timing = false, Help = false, Version = false;
@@ -65,6 +68,7 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "bool Placeholders whose name contains NAME become constants\n"
          "(keras_learning_phase=false always)",
          list(C.ToConst), Main});
+  addFixedShapeFlags(P, C.InputShapes, C.BatchSize, "input_shape", "batch_size", Other);
   P.add({{"saved_model"}, K::Bool, "",
          "Frost's: write --output as a serving SavedModel directory\n"
          "(serving_default: the inputs in, the outputs out)",
@@ -116,6 +120,8 @@ int runOptimize(OptimizeCommandLine &C) {
   Job.ToConst = C.ToConst;
   Job.TocoCompatible = C.TocoCompatible;
   Job.ComputeInFloat32 = C.ComputeInFloat32;
+  Job.InputShapes = C.InputShapes;
+  Job.BatchSize = C.BatchSize;
   Job.FoldBudget = C.FoldBudget;
   Job.PM = C.PM;
 

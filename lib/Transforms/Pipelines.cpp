@@ -75,6 +75,21 @@ void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, Freeze
 
 void buildDefaultFreezePipeline(PassManager &PM) { buildFreezePipeline(PM, {}); }
 
+void buildInputShapesPipeline(PassManager &PM, const SetInputShapesOptions &Shapes,
+                              const std::vector<std::string> &Outputs) {
+  if (Shapes.Shapes.empty() && Shapes.BatchSize == 0)
+    return;
+  PM.addPass(createSetInputShapesPass(Shapes));
+  PM.addPass(createFoldConstantsPass(FoldConstantsOptions{{}, Outputs, 0, 0}));
+  PM.addPass(createPrunePass(KeepOutputsOptions{Outputs}));
+}
+
+absl::Status validateInputShapes(const SetInputShapesOptions &Shapes) {
+  if (Shapes.Shapes.empty() && Shapes.BatchSize == 0)
+    return absl::OkStatus();
+  return createSetInputShapesPass(Shapes)->validateOptions();
+}
+
 void buildOptimizeRewritesPipeline(PassManager &PM) {
   buildOptimizePipeline(PM, {.StripUnused = false, .Prune = false}, {});
 }

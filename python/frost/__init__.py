@@ -163,6 +163,9 @@ def _freeze_options(outputs: Names, checkpoint: Optional[PathLike], signature: O
     for key, value in more.items():
         if key not in _FREEZE_FLAGS:
             raise TypeError("unexpected keyword argument %r" % key)
+        if key == "fix_input_shapes":  # {"image": [1, 224, 224, 3]}: NAME:D,D,... items
+            value = ["%s:%s" % (name, ",".join(str(int(d)) for d in dims))
+                     for name, dims in (value or {}).items()]
         options[key] = _names(value) if key == "initializer_nodes" else value
     return options
 
@@ -170,7 +173,7 @@ def _freeze_options(outputs: Names, checkpoint: Optional[PathLike], signature: O
 #: freeze()'s and verify()'s less common keywords, as freeze-graph's flags.
 _FREEZE_FLAGS = ("optimize", "initializer_nodes", "keep_devices", "strip_training_ops",
                  "drop_variable_writes", "keep_functional_control_flow", "toco_compatible",
-                 "compute_in_float32", "pass_pipeline")
+                 "compute_in_float32", "pass_pipeline", "fix_input_shapes", "batch_size")
 
 
 def _checks(seed: Optional[int], atol: Optional[float], rtol: Optional[float],
@@ -243,7 +246,8 @@ def freeze(model: ModelLike, outputs: Names = None, *, checkpoint: Optional[Path
     report: write freeze-graph's JSON report there (docs/freeze-graph.md).
     **flags: freeze-graph's other options by their Python names: initializer_nodes,
       keep_devices, strip_training_ops, drop_variable_writes, keep_functional_control_flow,
-      toco_compatible, compute_in_float32, pass_pipeline.
+      toco_compatible, compute_in_float32, pass_pipeline; fix_input_shapes
+      ({"image": [1, 224, 224, 3]}) and batch_size (N), as --input-shape and --batch-size.
 
     Returns the frozen GraphDef's bytes, byte for byte freeze-graph's, unless output is given;
     for a model given as a GraphDef, MetaGraphDef or tf.Graph, a GraphDef object of the same
@@ -303,7 +307,9 @@ def transform(graph: ModelLike, transforms: Union[str, Iterable[str]], inputs: N
 def optimize_for_inference(graph: ModelData, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
-                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           compute_in_float32: bool = False,
+                           fix_input_shapes: Optional[Dict[str, Iterable[int]]] = None,
+                           batch_size: Optional[int] = None, output: Optional[PathLike] = None,
                            saved_model: Optional[PathLike] = None, text: bool = False) -> Optional[bytes]: ...
 
 
@@ -311,14 +317,18 @@ def optimize_for_inference(graph: ModelData, inputs: Names, outputs: Names, *,
 def optimize_for_inference(graph: Any, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
-                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           compute_in_float32: bool = False,
+                           fix_input_shapes: Optional[Dict[str, Iterable[int]]] = None,
+                           batch_size: Optional[int] = None, output: Optional[PathLike] = None,
                            saved_model: Optional[PathLike] = None, text: bool = False) -> Any: ...
 
 
 def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
                            placeholder_types: Union[None, int, Iterable[int]] = None,
                            placeholder_to_const: Names = None, toco_compatible: bool = False,
-                           compute_in_float32: bool = False, output: Optional[PathLike] = None,
+                           compute_in_float32: bool = False,
+                           fix_input_shapes: Optional[Dict[str, Iterable[int]]] = None,
+                           batch_size: Optional[int] = None, output: Optional[PathLike] = None,
                            saved_model: Optional[PathLike] = None, text: bool = False) -> Any:
     """Optimizes a frozen graph for inference as optimize-for-inference does, TensorFlow's
     optimize_for_inference.py with its keywords (docs/transforms.md).
@@ -331,6 +341,9 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
       become constants.
     toco_compatible: only rewrites TensorFlow Lite's converter understands.
     compute_in_float32: compute half and bfloat16 graphs in float32.
+    fix_input_shapes, batch_size: fix the inputs' shapes ({"image": [1, 224, 224, 3]}) and the
+      first dimension of the others (N), then fold what became constant (--input_shape,
+      --batch_size).
     output: write the result there (atomically) and return None.
     saved_model: instead, write a serving SavedModel directory there (serving_default: the
       inputs in, the outputs out) and return None.
@@ -346,10 +359,14 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
     if isinstance(placeholder_types, int):
         placeholder_types = [placeholder_types]
     target, as_saved_model = _target(output, saved_model)
+    shapes = ["%s:%s" % (name, ",".join(str(int(d)) for d in dims))
+              for name, dims in (fix_input_shapes or {}).items()]
+    if batch_size is not None and int(batch_size) <= 0:
+        raise FrostError("batch_size must be above 0")
     result, warned = _frost.optimize_for_inference(
         _model(graph, "graph"), inputs, outputs, [int(t) for t in placeholder_types or []],
-        _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
-        target, bool(text), as_saved_model)
+        _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32), shapes,
+        int(batch_size or 0), target, bool(text), as_saved_model)
     _warn(warned)
     return _graph_result(graph, result, text)
 

@@ -213,6 +213,13 @@ frost::FreezeOptions freezeOptions(const ModelArg &Model, const KeywordArgs &Key
       O.ComputeInFloat32 = flag();
     else if (K == "pass_pipeline")
       O.ExtraPipeline = text();
+    else if (K == "fix_input_shapes")
+      O.InputShapes = nb::cast<Strings>(Value);
+    else if (K == "batch_size") {
+      O.BatchSize = nb::cast<int64_t>(Value);
+      if (O.BatchSize <= 0)
+        throw nb::value_error("batch_size must be above 0");
+    }
     else
       throw nb::key_error(("freeze option " + K).c_str());
   }
@@ -324,9 +331,12 @@ WithWarnings optimizeModel(const ModelArg &Graph, const std::vector<std::string>
                            const std::vector<std::string> &Outputs,
                            const std::vector<int> &PlaceholderTypes,
                            const std::vector<std::string> &ToConst, bool TocoCompatible,
-                           bool ComputeInFloat32, const std::string &Output, bool Text,
+                           bool ComputeInFloat32, const std::vector<std::string> &InputShapes,
+                           int64_t BatchSize, const std::string &Output, bool Text,
                            bool SavedModel) {
   frost::OptimizeForInferenceOptions Job;
+  Job.InputShapes = InputShapes;
+  Job.BatchSize = BatchSize;
   Job.Input = Graph.source();
   Job.Output = destination(Output, Text, SavedModel);
   Job.InputNames = Inputs;
@@ -514,8 +524,8 @@ NB_MODULE(_frost, M) {
         nb::arg("saved_model"), "Run graph transforms; (bytes or None, warnings)");
   M.def("optimize_for_inference", &optimizeModel, nb::arg("graph"), nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("placeholder_types"), nb::arg("to_const"),
-        nb::arg("toco_compatible"), nb::arg("compute_in_float32"), nb::arg("output"),
-        nb::arg("text"), nb::arg("saved_model"),
+        nb::arg("toco_compatible"), nb::arg("compute_in_float32"), nb::arg("input_shapes"),
+        nb::arg("batch_size"), nb::arg("output"), nb::arg("text"), nb::arg("saved_model"),
         "Optimize a frozen graph for inference; (bytes or None, warnings)");
   M.def("verify", &verifyModel, nb::arg("frozen"), nb::arg("source"), nb::arg("options"),
         nb::arg("checks"), "frost-verify --json's document; (json, warnings)");

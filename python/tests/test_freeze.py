@@ -171,3 +171,11 @@ def test_saved_model_is_the_clis(model, tmp_path):
     assert "add: add:0 float32" in summary.stdout
     with pytest.raises(frost.FrostError, match="not both"):
         frost.freeze(model, ["add"], output=tmp_path / "f.pb", saved_model=py)
+
+
+def test_fixed_input_shapes_are_the_clis(model, tmp_path):
+    cli = tmp_path / "cli.pb"
+    r = run("freeze-graph", model, "--outputs", "add", "--input-shape", "x:4,1", "-o", cli, "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.freeze(model, ["add"], fix_input_shapes={"x": [4, 1]}) == cli.read_bytes()
+    assert "x: float32 [4,1]" in run("frost-inspect", "graph", cli).stdout

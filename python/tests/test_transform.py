@@ -96,3 +96,16 @@ def test_saved_model_is_the_clis(tmp_path):
     assert sorted(os.listdir(tmp_path / "tg")) == ["saved_model.pb", "variables"]
     summary = run("frost-inspect", "graph", tmp_path / "tg")
     assert "input: input:0 float32 [1,2]" in summary.stdout, summary.stdout
+
+
+def test_fixed_input_shapes_are_the_clis(tmp_path):
+    cli = tmp_path / "cli.pb"
+    r = run("optimize-for-inference", "--input", GRAPH, "--output", cli, "--input_names",
+            "input", "--output_names", "out", "--batch_size", "1", "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.optimize_for_inference(GRAPH, ["input"], ["out"], batch_size=1) == \
+        cli.read_bytes()
+    assert frost.optimize_for_inference(GRAPH, ["input"], ["out"],
+                                        fix_input_shapes={"input": [1, 2]}) == cli.read_bytes()
+    with pytest.raises(frost.FrostError, match="does not fit the declared"):
+        frost.optimize_for_inference(GRAPH, ["input"], ["out"], fix_input_shapes={"input": [3]})

@@ -73,6 +73,10 @@ struct FreezeOptions {
   bool TocoCompatible = false;
   /// With Optimize: half and bfloat16 computed in float32.
   bool ComputeInFloat32 = false;
+  /// Fixed input shapes (NAME:D,D,... items) and batch size (0: none),
+  /// set after freezing, their shape arithmetic folded (set-input-shapes).
+  std::vector<std::string> InputShapes;
+  int64_t BatchSize = 0;
   /// More passes after freezing, in pipeline syntax.
   std::string ExtraPipeline;
   /// Keep a copy of the model as it was just before its variables became

@@ -121,6 +121,10 @@ struct OptimizeForInferenceOptions {
   std::vector<std::string> ToConst;
   bool TocoCompatible = false;
   bool ComputeInFloat32 = false;
+  /// Fixed input shapes (NAME:D,D,... items) and batch size (0: none),
+  /// set after optimizing, their shape arithmetic folded.
+  std::vector<std::string> InputShapes;
+  int64_t BatchSize = 0;
   /// What folding constants may spend (--eval-budget, --eval-max-bytes).
   eval::EvalBudget FoldBudget;
   PassManagerOptions PM;

@@ -42,6 +42,14 @@ struct BindPlaceholdersOptions {
 };
 std::unique_ptr<Pass> createBindPlaceholdersPass(const BindPlaceholdersOptions &Options);
 
+struct SetInputShapesOptions {
+  /// NAME:D,D,... items.
+  std::vector<std::string> Shapes;
+  /// 0: unset.
+  int64_t BatchSize = 0;
+};
+std::unique_ptr<Pass> createSetInputShapesPass(const SetInputShapesOptions &Options);
+
 struct ConvertVariablesToConstantsOptions {
   std::vector<std::string> Outputs;
   /// Empty: the pass's default (no checkpoint).

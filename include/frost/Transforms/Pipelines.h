@@ -74,6 +74,18 @@ void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &Options,
 /// pipeline's options (`freeze{checkpoint=...,outputs=...}`).
 void buildDefaultFreezePipeline(PassManager &PM);
 
+struct SetInputShapesOptions; // PassOptions.h
+
+/// Fixed input shapes (issue #30): set-input-shapes, then fold-constants
+/// (the Shape, Size, Rank, StridedSlice, Reshape and Fill chains that became
+/// constant) and prune to `Outputs`. Adds nothing when `Shapes` sets no
+/// shape; `Shapes` passed validateInputShapes.
+void buildInputShapesPipeline(PassManager &PM, const SetInputShapesOptions &Shapes,
+                              const std::vector<std::string> &Outputs);
+/// The options' mistakes (a malformed NAME:D,D,... item), found before
+/// anything is read.
+absl::Status validateInputShapes(const SetInputShapesOptions &Shapes);
+
 /// Which parts of optimize_for_inference's sequence run.
 struct OptimizeSequence {
   /// Placeholders bound to constants first (its placeholder_to_const step,

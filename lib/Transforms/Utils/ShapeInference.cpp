@@ -28,6 +28,20 @@ bool PartialShape::fullyDefined() const {
   return Dims && std::none_of(Dims->begin(), Dims->end(), [](int64_t D) { return D < 0; });
 }
 
+absl::StatusOr<std::vector<int64_t>> parseDimensions(llvm::StringRef Text) {
+  std::vector<int64_t> Dims;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Text.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts) {
+    int64_t D;
+    if (P.trim().getAsInteger(10, D) || D < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", P.trim().str(), "' is not a dimension (a non-negative integer)"));
+    Dims.push_back(D);
+  }
+  return Dims;
+}
+
 PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto) {
   if (Proto.unknown_rank())
     return PartialShape();

@@ -14,6 +14,7 @@
 #define FROST_TRANSFORMS_UTILS_SHAPEINFERENCE_H
 
 #include "frost/IR/Graph.h"
+#include "frost/Support/Status.h"
 #include "frost/Tensor/Tensor.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -49,6 +50,10 @@ public:
 private:
   std::optional<std::vector<int64_t>> Dims;
 };
+
+/// "1,224,224,3" (blank: a scalar's none) as dimensions, each a
+/// non-negative integer: "'x' is not a dimension (a non-negative integer)".
+absl::StatusOr<std::vector<int64_t>> parseDimensions(llvm::StringRef Text);
 
 /// A TensorShapeProto as a partial shape (unknown rank, -1 dimensions).
 PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto);
