@@ -85,6 +85,31 @@ std::vector<std::pair<Node *, std::string>> assetFiles(Graph &G) {
   return Files;
 }
 
+/// A declared signature input that the frozen outputs do not need was
+/// pruned with what only it fed. Clients still send it (TF Serving refuses a
+/// request naming an input its signature lacks), so it comes back as an
+/// unread Placeholder of its declared dtype and shape, and the signature
+/// stays the source's.
+void restoreUnreadInputs(Context &Ctx, Graph &G, const ServingSignature &Sig) {
+  if (!Sig.Declared)
+    return;
+  for (const auto &[Key, Tensor] : Sig.Inputs) {
+    auto It = Sig.Declared->inputs().find(Key);
+    auto [Name, Port] = llvm::StringRef(Tensor).rsplit(':');
+    // Only a node's first output can be a Placeholder's.
+    if (It == Sig.Declared->inputs().end() || G.findNode(Name) || (!Port.empty() && Port != "0") ||
+        It->second.dtype() == tensorflow::DT_INVALID)
+      continue;
+    Node *Input = G.createNode(Name, "Placeholder");
+    Input->attr("dtype").set_type(It->second.dtype());
+    *Input->attr("shape").mutable_shape() = It->second.tensor_shape();
+    Ctx.diagnostics().note(absl::StrCat(
+        "signature '", Sig.Key, "': input '", Key, "' (", Tensor,
+        ") is not needed by the outputs frozen; kept as an unread Placeholder so that "
+        "requests that send it still match the signature"));
+  }
+}
+
 } // namespace
 
 ServingSignature servingDefault(const Graph &G, llvm::ArrayRef<std::string> Outputs) {
@@ -105,6 +130,8 @@ absl::StatusOr<WrittenBytes> writeServingSavedModel(Context &Ctx, Model &M,
   auto Meta = std::make_unique<tensorflow::MetaGraphDef>();
   for (const std::string &Tag : Export.Tags)
     Meta->mutable_meta_info_def()->add_tags(Tag);
+  for (const ServingSignature &Sig : Export.Signatures)
+    restoreUnreadInputs(Ctx, M.graph(), Sig);
   // Before the graph changes: its shapes and dtypes for the signatures.
   {
     OpRegistry Ops = modelOpRegistry(M);
