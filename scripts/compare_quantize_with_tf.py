@@ -21,6 +21,10 @@ import os
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# TensorFlow's own kernels are the reference. On CPUs where TensorFlow turns
+# oneDNN on by itself (AVX-512 ones), QuantizeV2 runs MklQuantizeV2Op, which
+# aborts the process on a per-axis range ("Must have a one element tensor").
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
