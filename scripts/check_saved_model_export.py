@@ -3,7 +3,7 @@
 (issue #30), over runs of the model set (test/Models/Inputs/model_set.py).
 
     check_saved_model_export.py --bin DIR --cache DIR --work DIR
-        [--only NAME,...] [--optimize] [--tflite NAME,...]
+        [--only NAME,...] [--optimize] [--tflite NAME,...] [--onnx NAME,...]
 
 For each run (a TF1 checkpoint frozen for --outputs, or a TF2 SavedModel's
 signature), freeze-graph writes a SavedModel (and, with --optimize, another
@@ -19,8 +19,9 @@ from --optimize), and TensorFlow must:
     the first run, the function it calls for the others).
 For the runs --tflite names, TFLiteConverter.from_saved_model must convert
 the SavedModel and the interpreter's signature runner must compute the same
-(floats within 1e-4). For TF1 runs (frozen for --outputs), the frozen
-GraphDef is also written as a SavedModel by optimize-for-inference
+(floats within 1e-4); for the runs --onnx names, `python -m tf2onnx.convert
+--saved-model` must convert it and onnxruntime compute the same. For TF1
+runs (frozen for --outputs), the frozen GraphDef is also written as a SavedModel by optimize-for-inference
 --saved_model and transform-graph --saved_model, and loaded as above. One
 line per SavedModel and check; exit 1 on any failure.
 
@@ -55,12 +56,21 @@ def output_keys(spec, run_flags):
     return names
 
 
-def check_v2(export, key, feeds, keys, expected):
+def v2_outputs(export, key, feeds, keys):
+    """The signature's outputs `keys`, called after tf.saved_model.load."""
     import tensorflow as tf
     fn = tf.saved_model.load(export).signatures[key]
     got = fn(**{k: tf.constant(v) for k, v in feeds.items()})
-    return [(k, ms.disagreement(got[k].numpy(), expected["out%d" % i]))
-            for i, k in enumerate(keys)]
+    return [got[k].numpy() for k in keys]
+
+
+def compared(outputs, keys, expected):
+    return [(k, ms.disagreement(v, expected["out%d" % i]))
+            for i, (k, v) in enumerate(zip(keys, outputs))]
+
+
+def check_v2(export, key, feeds, keys, expected):
+    return compared(v2_outputs(export, key, feeds, keys), keys, expected)
 
 
 def check_v1(export, key, feeds, keys, expected):
@@ -101,13 +111,45 @@ def check_signatures(export, cli, process):
     return bad, ok and all("signature_def['%s']" % k in text for k in keys)
 
 
-def check_tflite(export, key, feeds, keys, expected):
+def tflite_outputs(export, key, feeds, keys):
+    """TFLiteConverter.from_saved_model, then the interpreter's signature runner."""
     import tensorflow as tf
     converter = tf.lite.TFLiteConverter.from_saved_model(export, signature_keys=[key])
     interpreter = tf.lite.Interpreter(model_content=converter.convert())
-    runner = interpreter.get_signature_runner(key)
-    got = runner(**feeds)
-    return [(k, ms.disagreement(got[k], expected["out%d" % i])) for i, k in enumerate(keys)]
+    got = interpreter.get_signature_runner(key)(**feeds)
+    return [got[k] for k in keys]
+
+
+def check_tflite(export, key, feeds, keys, expected):
+    return compared(tflite_outputs(export, key, feeds, keys), keys, expected)
+
+
+def onnx_outputs(export, key, feeds, keys):
+    """`python -m tf2onnx.convert --saved-model EXPORT --signature_def KEY` (its main(), in
+    this process: TensorFlow starts once), then onnxruntime, fed by the signature's input
+    names; tf2onnx names the ONNX outputs by the signature's keys."""
+    import numpy as np
+    import onnxruntime
+    import tf2onnx.convert
+    out = export.rstrip("/") + ".onnx"
+    if os.path.exists(out):
+        os.remove(out)
+    argv = sys.argv
+    sys.argv = ["tf2onnx.convert", "--saved-model", export, "--signature_def", key,
+                "--output", out]
+    try:
+        tf2onnx.convert.main()
+    except SystemExit as e:  # its argument errors
+        raise RuntimeError("tf2onnx exited %s" % e.code) from e
+    finally:
+        sys.argv = argv
+    session = onnxruntime.InferenceSession(out, providers=["CPUExecutionProvider"])
+    return session.run(keys, {k: v.astype(np.str_) if v.dtype == object else v
+                              for k, v in feeds.items()})
+
+
+def check_onnx(export, key, feeds, keys, expected):
+    return compared(onnx_outputs(export, key, feeds, keys), keys, expected)
 
 
 def main():
@@ -118,12 +160,14 @@ def main():
     p.add_argument("--only", default="")
     p.add_argument("--optimize", action="store_true")
     p.add_argument("--tflite", default="")
+    p.add_argument("--onnx", default="")
     args = p.parse_args()
     import numpy as np
 
     models = ms.cached_models(args.cache)
     only = set(filter(None, args.only.split(",")))
     tflite = set(filter(None, args.tflite.split(",")))
+    onnx = set(filter(None, args.onnx.split(",")))
     os.makedirs(args.work, exist_ok=True)
     failures, cli_ran = 0, False
     for model_dir, spec, suffix, r in ms.runs_of(models, only):
@@ -167,6 +211,8 @@ def main():
             checks = [("tf.saved_model.load", check_v2), ("TF1 loader", check_v1)]
             if spec["name"] in tflite:
                 checks.append(("TFLite", check_tflite))
+            if spec["name"] in onnx:
+                checks.append(("ONNX", check_onnx))
             for what, check in checks:
                 try:
                     problems = [(k, why) for k, why in check(export, key, feeds, keys, expected)

@@ -64,4 +64,11 @@ if [ "${1:-}" = "--with-tensorflow" ]; then
     python3 -m pip install -q opencv-python-headless==5.0.0.93 2>&1 | grep -v "Running pip as the 'root' user" || true
     python3 -c "import cv2" >/dev/null 2>&1 || echo "setup: opencv unavailable; OpenCV oracle tests will be reported unsupported"
   fi
+  # tf2onnx + onnxruntime: the ONNX path's oracle (pinned: 1.17.0 converts TensorFlow
+  # 2.21's graphs; these versions leave TensorFlow's protobuf and NumPy as they are).
+  if ! python3 -c "import importlib.metadata as m; assert m.version('tf2onnx') == '1.17.0' and m.version('onnxruntime') == '1.32.0'" >/dev/null 2>&1; then
+    echo "setup: installing tf2onnx==1.17.0 and onnxruntime==1.32.0 (test oracle only)"
+    python3 -m pip install -q tf2onnx==1.17.0 onnx==1.23.2 onnxruntime==1.32.0 2>&1 | grep -v "Running pip as the 'root' user" || true
+    python3 -c "import tf2onnx, onnxruntime" >/dev/null 2>&1 || echo "setup: tf2onnx unavailable; ONNX oracle tests will be reported unsupported"
+  fi
 fi

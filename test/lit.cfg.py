@@ -63,6 +63,13 @@ if importlib.util.find_spec("cv2") is not None:
 else:
     lit_config.note("skipped: opencv-python-headless (cv2) not installed; OpenCV oracle tests are unsupported")
 
+# tf2onnx + onnxruntime (installed by the test command): `REQUIRES: onnx` for
+# SavedModels and graphs that must convert to ONNX and run there.
+if all(importlib.util.find_spec(m) is not None for m in ("tf2onnx", "onnxruntime")):
+    config.available_features.add("onnx")
+else:
+    lit_config.note("skipped: tf2onnx or onnxruntime not installed; ONNX oracle tests are unsupported")
+
 # Graphviz's dot checks frost-inspect graph --dot (`REQUIRES: graphviz`), a
 # headless Chromium renders --html (`REQUIRES: chromium`); scripts/setup.sh
 # --with-tensorflow installs both from Debian.
