@@ -119,6 +119,10 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   }
   if (S.Prune)
     PM.addPass(createPrunePass(Keep));
+  // Last, over what is left: OpenCV's importer reads the elements (docs/consumers.md).
+  std::unique_ptr<Pass> SpellOut = createSpellOutConstantsPass();
+  SpellOut->setName(PassName::createSpellOutConstantsPass);
+  PM.addPass(std::move(SpellOut));
 }
 
 absl::Status addOptimizePasses(PassManager &PM, const PassRegistry &,

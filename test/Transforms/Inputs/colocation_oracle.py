@@ -42,6 +42,7 @@ PARAMETERS = {
     "remove_nodes": "(op=Identity)",
     "set_device": '(device="/cpu:0")',
     "quantize_weights": "(minimum_size=1)",
+    "set_input_shapes": "(batch_size=2)",
 }
 # How far each may move the output, as a share of the output's range.
 TOLERANCE = {"quantize_weights": 0.05, "round_weights": 0.05}
