@@ -5,7 +5,10 @@
 // CheckNumerics nodes go, and Identity and StopGradient nodes are spliced
 // out (their readers read their input) unless they have control inputs, are
 // a control input, are named in a colocation group (`loc:@x`) or are
-// `outputs`; Frost also keeps those nothing reads (unnamed outputs).
+// `outputs`; Frost also keeps those nothing reads (unnamed outputs), and
+// splices IdentityN the same way, output k to input k (Keras' swish and
+// other custom-gradient activations leave one per layer, which OpenCV's
+// importer has no layer for).
 //
 // First, control inputs from nodes that cannot do anything are dropped: a
 // Const, Identity, StopGradient, Snapshot or NoOp whose own inputs (control
@@ -45,7 +48,7 @@ private:
   ListOption<std::string> Outputs{*this, "outputs", "Nodes never removed (the graph's outputs)"};
   GraphEnds graphEnds() override { return {nullptr, &Outputs}; }
   Statistic NumChecks{*this, "check-numerics-removed", "CheckNumerics nodes removed"};
-  Statistic NumSpliced{*this, "identities-spliced", "Identity and StopGradient nodes spliced out"};
+  Statistic NumSpliced{*this, "identities-spliced", "Identity, IdentityN and StopGradient nodes spliced out"};
   Statistic NumControls{*this, "inert-control-inputs-dropped",
                         "Control inputs on constants and chains of them dropped"};
 
@@ -91,15 +94,25 @@ private:
         ++NumChecks;
         continue;
       }
-      if (N->op() != "Identity" && N->op() != "StopGradient")
+      if (N->op() != "Identity" && N->op() != "StopGradient" && N->op() != "IdentityN")
         continue;
       bool ControlRead = llvm::any_of(
           N->uses(), [](const Use &U) { return U.User->input(U.InputIndex).isControl(); });
       // An Identity nothing reads is most likely an output the caller did
       // not name: splicing it would only delete it.
       if (!N->hasUses() || !N->controlInputs().empty() || ControlRead ||
-          Colocated.contains(N->name()) || N->input(0).Src == N)
+          Colocated.contains(N->name()) ||
+          llvm::any_of(N->dataInputs(), [&](const Input &In) { return In.Src == N; }))
         continue;
+      if (N->op() == "IdentityN") {
+        for (unsigned K = 0; K < N->numDataInputs(); ++K) {
+          Input In = N->input(K);
+          N->replaceUsesOfOutput(K, In.Src, In.Port);
+        }
+        G.eraseNode(N);
+        ++NumSpliced;
+        continue;
+      }
       bypass(*N, N->input(0));
       G.eraseNode(N);
       ++NumSpliced;
