@@ -7,9 +7,13 @@
 // value in its typed field (`float_val: 3`), or no value at all when that
 // element is all zero bits; any other tensor is raw `tensor_content`. The
 // values do not change, only their spelling, so the frozen graph equals
-// TensorFlow's byte for byte. String and other dtypes are left alone.
+// TensorFlow's byte for byte. String and other dtypes are left alone. A
+// constant the signature captures (a Keras Normalization's mean) is a
+// Placeholder to Grappler; TensorFlow writes its value afterwards, as
+// make_tensor_proto spells it, and so does this pass.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/IR/ConstValue.h"
 #include "frost/IR/Model.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
@@ -33,6 +37,13 @@ class CompressConstantsPass : public Pass {
       if (!V || !V->has_tensor() || !hasSplatForm(V->tensor().dtype()))
         continue;
       const tensorflow::TensorProto &Old = V->tensor();
+      if (M.capturedInputs().contains(N.name())) {
+        std::string Before = Old.SerializeAsString();
+        FROST_ASSIGN_OR_RETURN(TensorData Value, constValue(N));
+        FROST_RETURN_IF_ERROR(setValueAttr(N, Value));
+        NumRewritten += N.findAttr("value")->tensor().SerializeAsString() != Before;
+        continue;
+      }
       // Raw elements: a well-formed tensor_content as it is (no copy), else
       // decoded (which reports a malformed tensor).
       size_t Elem = dataTypeSize(Old.dtype());

@@ -383,13 +383,16 @@ def build_tf1_lookup_table(path, r):
 def build_normalization(path, r):
     """Keras's Normalization keeps its mean and variance as plain tensors
     (adapt()ed ones too, in finalize_state), which the exported function
-    captures as constants."""
+    captures as constants. A zero mean (an EfficientNet's, never adapted) is
+    a splat, which Grappler would spell with no value; TensorFlow writes
+    captured constants after Grappler, as make_tensor_proto spells them."""
     k = keras()
     given = k.layers.Normalization(mean=[0.5, -1.0, 2.0, 0.0], variance=[4.0, 1.0, 0.25, 9.0])
     adapted = k.layers.Normalization()
     adapted.adapt(r.standard_normal((32, 6)).astype(np.float32) * 3.0 + 1.0)
+    zero_mean = k.layers.Normalization(mean=[0.0] * 6, variance=[2.0] * 6)
     inp = k.Input((4,), name="features")
-    x = k.layers.Dense(6)(given(inp))
+    x = zero_mean(k.layers.Dense(6)(given(inp)))
     out = k.layers.Dense(3)(adapted(x))
     export_keras(k.Model(inp, out, name="normalization"), path)
     x = r.standard_normal((BATCH, 4)).astype(np.float32)
