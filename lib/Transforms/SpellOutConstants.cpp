@@ -12,9 +12,8 @@
 // more than max-bytes written out (a declared giant splat) are left alone.
 //
 //===----------------------------------------------------------------------===//
+#include "frost/IR/ConstValue.h"
 #include "frost/IR/Model.h"
-#include "frost/Tensor/DataType.h"
-#include "frost/Tensor/Shape.h"
 #include "frost/Tensor/TensorProtoCodec.h"
 #include "frost/Transforms/Passes.h"
 
@@ -45,28 +44,19 @@ class SpellOutConstantsPass : public Pass {
       if (N.op() != "Const" || N.externalContent("value"))
         continue; // frozen weights are written as make_tensor_proto does
       const tensorflow::AttrValue *V = N.findAttr("value");
-      if (!V || !V->has_tensor() || !hasSplatForm(V->tensor().dtype()) ||
-          !V->tensor().tensor_content().empty())
+      // Only the typed field's spellings (not tensor_content, not strings).
+      std::optional<uint64_t> Bytes = decodedValueBytes(N);
+      if (!V || !V->has_tensor() || !Bytes || !hasSplatForm(V->tensor().dtype()))
         continue;
-      std::vector<int64_t> Shape;
-      for (const auto &D : V->tensor().tensor_shape().dim())
-        Shape.push_back(D.size());
-      absl::StatusOr<int64_t> Count = numElements(Shape);
-      const int64_t Elem = static_cast<int64_t>(dataTypeSize(V->tensor().dtype()));
-      if (Elem == 0 || (Count.ok() && *Count > *MaxBytes / Elem)) {
+      // Exactly one typed value per element: written out already.
+      if (decodeTensorProto(V->tensor(), "", /*Exact=*/true).ok())
+        continue;
+      if (*Bytes > static_cast<uint64_t>(*MaxBytes)) {
         ++NumTooLarge;
         continue;
       }
-      std::string Where = absl::StrCat("node '", N.name().str(), "'");
-      // Exactly one typed value per element: written out already.
-      if (decodeTensorProto(V->tensor(), Where, /*Exact=*/true).ok())
-        continue;
-      absl::StatusOr<TensorData> Value = decodeTensorProto(V->tensor(), Where);
-      if (!Value.ok())
-        return Value.status();
-      tensorflow::TensorProto New;
-      FROST_RETURN_IF_ERROR(makeTensorProto(*Value, New));
-      *N.attr("value").mutable_tensor() = std::move(New);
+      FROST_ASSIGN_OR_RETURN(TensorData Value, constValue(N));
+      FROST_RETURN_IF_ERROR(setValueAttr(N, Value));
       ++NumRewritten;
     }
     return absl::OkStatus();
