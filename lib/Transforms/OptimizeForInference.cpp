@@ -94,11 +94,8 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   // Identities between a convolution and its batch norm hide the pattern.
   PM.addPass(createRemoveTrainingNodesPass(Keep));
   // Before the batch norm passes, which fold float and double weights.
-  if (S.ComputeInFloat32) {
-    std::unique_ptr<Pass> P = createComputeInFloat32Pass();
-    P->setName(PassName::createComputeInFloat32Pass);
-    PM.addPass(std::move(P));
-  }
+  if (S.ComputeInFloat32)
+    PM.addPass(named(createComputeInFloat32Pass(), PassName::createComputeInFloat32Pass));
   // Before folding, which would take the decomposed pattern apart.
   PM.addPass(createFuseDecomposedBatchNormPass(Keep));
   // Batch norm parameters and biases computed from constants (Keras 3's
@@ -109,6 +106,8 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   // what the branch computes from constants is folded in turn.
   PM.addPass(createFoldConstantBranchesPass(
       FoldConstantBranchesOptions{true, T.Inputs, T.Outputs}));
+  // The batch-keeping Reshapes folding leaves computed (Keras' squeeze-and-excite).
+  PM.addPass(named(createInferReshapeDimensionPass(), PassName::createInferReshapeDimensionPass));
   PM.addPass(createFoldOldBatchNormsPass(Keep));
   PM.addPass(createFoldBatchNormsPass(Keep));
   // optimize_for_inference's fuse_resize_and_conv: resize+pad first.
@@ -120,9 +119,7 @@ void buildOptimizePipeline(PassManager &PM, const OptimizeSequence &S, const Opt
   if (S.Prune)
     PM.addPass(createPrunePass(Keep));
   // Last, over what is left: OpenCV's importer reads the elements (docs/consumers.md).
-  std::unique_ptr<Pass> SpellOut = createSpellOutConstantsPass();
-  SpellOut->setName(PassName::createSpellOutConstantsPass);
-  PM.addPass(std::move(SpellOut));
+  PM.addPass(named(createSpellOutConstantsPass(), PassName::createSpellOutConstantsPass));
 }
 
 absl::Status addOptimizePasses(PassManager &PM, const PassRegistry &,

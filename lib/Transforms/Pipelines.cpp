@@ -11,15 +11,10 @@
 
 namespace frost {
 
-namespace {
-
-/// A pass of an untyped factory, named as the registry names it.
 std::unique_ptr<Pass> named(std::unique_ptr<Pass> P, llvm::StringRef Name) {
   P->setName(Name);
   return P;
 }
-
-} // namespace
 
 void buildFreezePipeline(PassManager &PM, const FreezePipelineOptions &O, FreezeStage Stage) {
   const FreezeSequence &S = O.Sequence;

@@ -22,6 +22,10 @@ struct PassName {
 #include "frost/Transforms/Passes.def"
 };
 
+/// `P` (from an untyped factory) named as the registry names it:
+/// named(createPrunePass(), PassName::createPrunePass).
+std::unique_ptr<Pass> named(std::unique_ptr<Pass> P, llvm::StringRef Name);
+
 /// Adds every pass and named pipeline of Passes.def to `Registry`.
 void registerAllPasses(PassRegistry &Registry);
 
