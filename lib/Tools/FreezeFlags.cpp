@@ -50,7 +50,8 @@ absl::Status parseDouble(llvm::StringRef Text, std::optional<double> &Out) {
 } // namespace
 
 void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string &Main,
-                     llvm::StringRef Got, llvm::StringRef Want) {
+                     llvm::StringRef Got, llvm::StringRef Want,
+                     std::vector<std::string> *FixedShapes) {
   using K = ArgParser::Kind;
   P.add({{"seed"}, K::Value, "N", "Seed of the random inputs (default 0)",
          [&N](llvm::StringRef V) {
@@ -60,9 +61,19 @@ void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string 
          },
          Main});
   P.add({{"input-shape"}, K::Value, "NAME=D,D,...",
-         "Shape to feed input NAME (default: its declared shape, unknown\n"
-         "dimensions 1 first and 8 after); repeat for more inputs",
-         [&N](llvm::StringRef V) { return parseInputShape(V, N); }, Main});
+         absl::StrCat("Shape to feed input NAME (default: its declared shape, unknown\n"
+                      "dimensions 1 first and 8 after); repeat for more inputs",
+                      FixedShapes ? ". NAME:D,D,...\n(freeze-graph's) says the graph was frozen "
+                                    "with that shape"
+                                  : ""),
+         [&N, FixedShapes](llvm::StringRef V) {
+           if (FixedShapes && !V.contains('=') && V.contains(':')) {
+             FixedShapes->push_back(V.str());
+             return absl::OkStatus();
+           }
+           return parseInputShape(V, N);
+         },
+         Main});
   P.add({{"atol"}, K::Value, "X",
          absl::StrCat("An element holds when |", Got.str(), " - ", Want.str(), "| <= atol + rtol * |",
                       Want.str(), "|\n"
@@ -76,18 +87,19 @@ void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string 
          [&N](llvm::StringRef V) { return parseDouble(V, N.Rtol); }, Main});
 }
 
-void addFixedShapeFlags(ArgParser &P, std::vector<std::string> &Shapes, int64_t &BatchSize,
+void addFixedShapeFlags(ArgParser &P, std::vector<std::string> *Shapes, int64_t &BatchSize,
                         llvm::StringRef ShapeFlag, llvm::StringRef BatchFlag,
                         const std::string &Group) {
   using K = ArgParser::Kind;
-  P.add({{ShapeFlag.str()}, K::Value, "NAME:D,D,...",
-         "Fix input NAME's shape (NAME: for a scalar); repeat for more\n"
-         "inputs. The shape arithmetic that becomes constant is folded",
-         [&Shapes](llvm::StringRef V) {
-           Shapes.push_back(V.str());
-           return absl::OkStatus();
-         },
-         Group});
+  if (Shapes)
+    P.add({{ShapeFlag.str()}, K::Value, "NAME:D,D,...",
+           "Fix input NAME's shape (NAME: for a scalar); repeat for more\n"
+           "inputs. The shape arithmetic that becomes constant is folded",
+           [Shapes](llvm::StringRef V) {
+             Shapes->push_back(V.str());
+             return absl::OkStatus();
+           },
+           Group});
   P.add({{BatchFlag.str()}, K::Value, "N",
          "Fix the first dimension of every other input whose first\n"
          "dimension is unknown to N",

@@ -23,8 +23,9 @@ void addFreezeFlags(ArgParser &P, FreezeOptions &O, const std::string &Main);
 
 /// The fixed-shape flags (freeze-graph's --input-shape/--batch-size,
 /// optimize-for-inference's --input_shape/--batch_size): NAME:D,D,... items
-/// and a positive batch size.
-void addFixedShapeFlags(ArgParser &P, std::vector<std::string> &Shapes, int64_t &BatchSize,
+/// and a positive batch size; only the batch flag without `Shapes` (whose
+/// items frost-verify's numeric --input-shape takes).
+void addFixedShapeFlags(ArgParser &P, std::vector<std::string> *Shapes, int64_t &BatchSize,
                         llvm::StringRef ShapeFlag, llvm::StringRef BatchFlag,
                         const std::string &Group);
 
@@ -34,9 +35,11 @@ void addFreezeCompatFlags(ArgParser &P, FreezeOptions &O, const std::string &Com
 
 /// --seed, --input-shape, --atol and --rtol: the random inputs of a run and
 /// the tolerances of a comparison of `Got` with the reference `Want`
-/// ("frozen", "source"), in group `Main`.
+/// ("frozen", "source"), in group `Main`. With `FixedShapes`, --input-shape
+/// also takes freeze-graph's NAME:D,D,... (how the graph was frozen) into it.
 void addNumericFlags(ArgParser &P, verify::NumericOptions &N, const std::string &Main,
-                     llvm::StringRef Got = "frozen", llvm::StringRef Want = "source");
+                     llvm::StringRef Got = "frozen", llvm::StringRef Want = "source",
+                     std::vector<std::string> *FixedShapes = nullptr);
 
 } // namespace frost
 

@@ -47,7 +47,7 @@ ArgParser makeParser(FreezeCommandLine &C) {
            return absl::OkStatus();
          },
          Main});
-  addFixedShapeFlags(P, C.O.InputShapes, C.O.BatchSize, "input-shape", "batch-size", Main);
+  addFixedShapeFlags(P, &C.O.InputShapes, C.O.BatchSize, "input-shape", "batch-size", Main);
   P.add({{"report"}, K::Value, "FILE.json",
          "Write what was done as JSON: inputs, outputs, each frozen\n"
          "variable and its checkpoint key, node counts, output size\n"

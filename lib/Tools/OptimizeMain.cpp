@@ -68,7 +68,7 @@ ArgParser makeParser(OptimizeCommandLine &C) {
          "bool Placeholders whose name contains NAME become constants\n"
          "(keras_learning_phase=false always)",
          list(C.ToConst), Main});
-  addFixedShapeFlags(P, C.InputShapes, C.BatchSize, "input_shape", "batch_size", Other);
+  addFixedShapeFlags(P, &C.InputShapes, C.BatchSize, "input_shape", "batch_size", Other);
   P.add({{"saved_model"}, K::Bool, "",
          "Frost's: write --output as a serving SavedModel directory\n"
          "(serving_default: the inputs in, the outputs out)",

@@ -39,7 +39,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
          "What was frozen: a checkpoint prefix or directory, a .meta, a\n"
          "GraphDef (with --checkpoint) or a SavedModel directory",
          ArgParser::storeString(C.Source), Main});
-  addNumericFlags(P, C.Numeric, Main);
+  addNumericFlags(P, C.Numeric, Main, "frozen", "source", &C.O.InputShapes);
   P.add({{"no-numeric"}, K::Bool, "", "Skip running the two graphs",
          flag(C.Numeric.Run, /*Invert=*/true), Main});
   P.add({{"allow-unchecked"}, K::Bool, "",
@@ -61,6 +61,7 @@ ArgParser makeParser(VerifyCommandLine &C) {
   addEvalBudgetFlags(P, C.Numeric.Budget, Main);
   addHelpFlags(P, C.Help, C.Version, Main);
   addFreezeFlags(P, C.O, Freeze);
+  addFixedShapeFlags(P, nullptr, C.O.BatchSize, "", "batch-size", Freeze);
   addFreezeCompatFlags(P, C.O, Compat);
   P.add({{"timing"}, K::Bool, "", "Print how long each step took", flag(C.Timing), Debug});
   return P;

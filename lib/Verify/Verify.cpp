@@ -419,9 +419,25 @@ void checkInputs(const FreezeResult &Expected, const Graph &G, VerifyReport &R) 
     bool Fits = A.dim_size() == B.dim_size();
     for (int D = 0; Fits && D < A.dim_size(); ++D)
       Fits = A.dim(D).size() < 0 || B.dim(D).size() < 0 || A.dim(D).size() == B.dim(D).size();
-    if (!Fits)
+    if (!Fits) {
       finding(absl::StrCat("(", Got->op().str(), ") has shape ", formatPartialShape(B),
                            ", the source's input ", formatPartialShape(A)));
+      continue;
+    }
+    // Dimensions the freeze flags fix (--batch-size, --input-shape) where
+    // the source leaves them unknown: the frozen graph must have them.
+    const Node *Told = Expected.M ? Expected.M->graph().findNode(Name) : nullptr;
+    const tensorflow::AttrValue *ToldShape = Told ? Told->findAttr("shape") : nullptr;
+    if (!ToldShape || ToldShape->shape().unknown_rank() ||
+        ToldShape->shape().dim_size() != A.dim_size())
+      continue;
+    const tensorflow::TensorShapeProto &C = ToldShape->shape();
+    bool AsTold = true;
+    for (int D = 0; AsTold && D < A.dim_size(); ++D)
+      AsTold = A.dim(D).size() >= 0 || C.dim(D).size() < 0 || B.dim(D).size() == C.dim(D).size();
+    if (!AsTold)
+      finding(absl::StrCat("(", Got->op().str(), ") has shape ", formatPartialShape(B),
+                           "; freezing with these flags fixes it to ", formatPartialShape(C)));
   }
 }
 

@@ -38,6 +38,27 @@ using tensorflow::DataType;
 
 namespace {
 
+/// A dimension the source leaves unknown that the frozen graph's Placeholder
+/// fixes (freeze-graph --batch-size, --input-shape) is fed at that size: the
+/// frozen graph takes no other, and the source takes it too. --input-shape
+/// given to frost-verify wins.
+void adoptFixedDimensions(InputDecl &D, const Graph &Frozen, const NumericOptions &Options) {
+  if (!D.Shape || D.InPlace || Options.InputShapes.count(D.N->name().str()))
+    return;
+  const Node *F = Frozen.findNode(D.N->name());
+  const tensorflow::AttrValue *Fixed = F && isPlaceholderOp(F->op()) ? F->findAttr("shape") : nullptr;
+  const tensorflow::AttrValue *Declared = D.N->findAttr("shape");
+  if (!Fixed || !Fixed->has_shape() || Fixed->shape().unknown_rank() ||
+      Fixed->shape().dim_size() != static_cast<int>(D.Shape->size()))
+    return;
+  bool DeclaredKnown = Declared && Declared->has_shape() && !Declared->shape().unknown_rank() &&
+                       Declared->shape().dim_size() == Fixed->shape().dim_size();
+  for (int I = 0; I < Fixed->shape().dim_size(); ++I)
+    if (Fixed->shape().dim(I).size() >= 0 &&
+        (!DeclaredKnown || Declared->shape().dim(I).size() < 0))
+      (*D.Shape)[I] = Fixed->shape().dim(I).size();
+}
+
 /// Whether the source run refused what it was fed: an output a kernel could
 /// not compute (no kernel and verification's limits are not the inputs').
 bool refusedInputs(const RunResult &Source) {
@@ -272,6 +293,8 @@ void detail::checkNumeric(Context &Ctx, const FreezeResult &Expected, const Mode
       FrozenRun.Initializers.push_back(Init);
   }
   std::vector<InputDecl> Inputs = declaredInputs(*Source, Expected, Outputs, Options);
+  for (InputDecl &D : Inputs)
+    adoptFixedDimensions(D, *FrozenGraph, Options);
   bool UnknownRank = llvm::any_of(Inputs, [](const InputDecl &D) { return !D.Shape; });
   std::string InputProblem;
   auto feedInputs = [&](const std::vector<int64_t> *Candidate) {

@@ -7,7 +7,7 @@ import os
 import pytest
 
 import frost
-from conftest import TOOLS_INPUTS, last_error_line, run
+from conftest import REPO, TOOLS_INPUTS, last_error_line, run
 
 OPTIMIZE_MODEL = os.path.join(TOOLS_INPUTS, "optimize-model.pbtxt")
 
@@ -146,6 +146,24 @@ def test_verify_finds_other_values(model, tmp_path):
     assert got == json.loads(r.stdout)
     assert any(f["node"] == "v1" for f in got["findings"]), got["findings"]
     assert frost.verify(frozen, model, "add", rename={"v1": "other"})["passed"] is True
+
+
+def test_verify_takes_fixed_shapes_as_the_cli(tmp_path):
+    """The example's X is [?,1]; frozen at batch 4, verification feeds [4,1] (the CLI's
+    document), and batch_size=3 says it was frozen otherwise: a structure finding on X."""
+    example = os.path.join(REPO, "examples", "linear-regression", "model")
+    frozen = tmp_path / "b4.pb"
+    frost.freeze(example, "pred", batch_size=4, output=frozen)
+    r = run("frost-verify", frozen, "--source", example, "--outputs", "pred", "--batch-size", "4",
+            "--json")
+    assert r.returncode == 0, r.stderr
+    got = frost.verify(frozen, example, "pred", batch_size=4)
+    assert got == json.loads(r.stdout)
+    assert got["numeric"]["inputs"] == [{"node": "X", "dtype": "float32", "shape": [4, 1]}]
+    other = frost.verify(frozen, example, "pred", batch_size=3)
+    assert other["passed"] is False
+    assert [(f["node"], f["message"]) for f in other["findings"]] == [
+        ("X", "(Placeholder) has shape [4,1]; freezing with these flags fixes it to [3,1]")]
 
 
 #: boxes = MyDecodeBoxes(x, anchors) (no kernel) and s = PartitionedCall(x): a graph without
