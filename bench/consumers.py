@@ -400,28 +400,37 @@ def one_model(args, name):
     print(json.dumps(result))
 
 
-def opencv_depthwise_probe():
-    """OpenCV's error on a lone 3x3 SAME DepthwiseConv2dNative over a 1x1 and a 2x2 input
-    (eight channels), against TensorFlow: the 32x32 Keras MobileNetV2 and EfficientNet reach
-    1x1 in their last blocks."""
+def opencv_probes():
+    """What OpenCV's classic engine says of two lone ops, against TensorFlow: a 3x3 SAME
+    DepthwiseConv2dNative over a 1x1 and a 2x2 input (the 32x32 Keras MobileNetV2 and
+    EfficientNet reach 1x1 in their last blocks), and a constant added to the input itself
+    at batch 1 and 2 (an EfficientNet's Rescaling and Normalization)."""
     import numpy as np
     import tensorflow as tf
     V1 = tf.compat.v1
-    errors = {}
+    rng = np.random.default_rng(1)
+    cases = {}
     for size in (1, 2):
         with tf.Graph().as_default() as g:
             x = V1.placeholder(tf.float32, [1, size, size, 8], name="x")
-            w = tf.constant(np.random.default_rng(1).standard_normal((3, 3, 8, 1)), tf.float32)
+            w = tf.constant(rng.standard_normal((3, 3, 8, 1)), tf.float32)
             tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", name="out")
-        feed = np.random.default_rng(0).standard_normal((1, size, size, 8)).astype(np.float32)
+        cases["depthwise %dx%d" % (size, size)] = (g, [1, size, size, 8])
+    for batch in (1, 2):
+        with tf.Graph().as_default() as g:
+            x = V1.placeholder(tf.float32, [None, 4, 4, 3], name="x")
+            tf.add(x, tf.constant([0.5, -1.0, 2.0]), name="out")
+        cases["input + constant, batch %d" % batch] = (g, [batch, 4, 4, 3])
+    said = {}
+    for name, (g, shape) in cases.items():
+        feed = rng.standard_normal(shape).astype(np.float32)
         with V1.Session(graph=g) as sess:
             want = sess.run("out:0", {"x:0": feed})
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "depthwise.pb")
+            path = os.path.join(tmp, "probe.pb")
             open(path, "wb").write(g.as_graph_def().SerializeToString())
-            errors["%dx%d" % (size, size)] = run_opencv(path, {"x": feed}, ["out"], [want],
-                                                        "ENGINE_CLASSIC", tmp)
-    print(json.dumps(errors))
+            said[name] = run_opencv(path, {"x": feed}, ["out"], [want], "ENGINE_CLASSIC", tmp)
+    print(json.dumps(said))
 
 
 def ms_short(engine):
@@ -438,6 +447,13 @@ def cell_text(value, notes):
     if why not in notes:
         notes.append(why)
     return "no [%d]" % (notes.index(why) + 1)
+
+
+def said(verdict_text):
+    """A probe's verdict, an OpenCV refusal shortened to the function that raised it."""
+    if not verdict_text.startswith("no: "):
+        return verdict_text
+    return "refused in %s" % verdict_text.split("in function")[-1].strip(" '")
 
 
 def markdown(results, versions, probe):
@@ -491,13 +507,15 @@ def markdown(results, versions, probe):
               "lone 3x3 SAME depthwise convolution over a 1x1 input is %s, over a 2x2 input %s). "
               "At the sizes these networks are used (MobileNetV2 at 96x96 in "
               "test/Transforms/optimize-for-inference-vs-opencv.test) they match."
-              % (probe.get("1x1", "?"), probe.get("2x2", "?")),
+              % (probe.get("depthwise 1x1", "?"), probe.get("depthwise 2x2", "?")),
               "- Frost removed what made OpenCV refuse its optimized graphs: a Const spelled with "
               "no values (all zeros; pass spell-out-constants), Keras' IdentityN activations "
               "(remove-training-nodes splices them) and squeeze-and-excite Reshapes whose shape "
               "is computed from the batch (infer-reshape-dimension). OpenCV still stops on the "
-              "EfficientNet at batch 2 inside its own shape code (shape_utils' total()); "
-              "`--batch-size 1` is the graph it takes.",
+              "EfficientNet at batch 2: it cannot add a constant to its input at a batch over 1 "
+              "(measured in this run: a lone x + c on a [1,4,4,3] input is %s; on a [2,4,4,3] "
+              "one, %s). At batch 1 it loads, and meets the depthwise problem above."
+              % tuple(said(probe.get("input + constant, batch %d" % b, "?")) for b in (1, 2)),
               "- A lookup-table model frozen by TensorFlow does not run even in TensorFlow: "
               "convert_variables_to_constants_v2 keeps the tables but not their initializers. "
               "Frost keeps the initializers (and `__saved_model_init_op` in its SavedModel).",
@@ -529,7 +547,7 @@ def main():
     if args.one:
         return one_model(args, args.one)
     if args.probe:
-        return opencv_depthwise_probe()
+        return opencv_probes()
     names = [n for n in MODELS if not args.only or n in args.only.split(",")]
     results = {}
     for name in names:
