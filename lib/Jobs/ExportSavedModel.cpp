@@ -54,12 +54,7 @@ absl::StatusOr<tensorflow::TensorInfo> tensorInfo(const Model &M, const OpRegist
     PartialShape Said = partialShapeFromProto(Declared->tensor_shape());
     Shape = refineShape(Shape, Said).value_or(Said);
   }
-  tensorflow::TensorShapeProto &Proto = *Info.mutable_tensor_shape();
-  if (!Shape.rankKnown())
-    Proto.set_unknown_rank(true);
-  else
-    for (int64_t D : Shape.dims())
-      Proto.add_dim()->set_size(D);
+  *Info.mutable_tensor_shape() = partialShapeToProto(Shape);
   return Info;
 }
 

@@ -39,13 +39,7 @@ class AddOutputShapesPass : public Pass {
       tensorflow::AttrValue::ListValue &List = *N->attr("_output_shapes").mutable_list();
       for (int Port = 0; Port < *Count; ++Port) {
         PartialShape S = ShapeOf(*N, Port);
-        tensorflow::TensorShapeProto &Proto = *List.add_shape();
-        if (!S.rankKnown()) {
-          Proto.set_unknown_rank(true);
-          continue;
-        }
-        for (int64_t D : S.dims())
-          Proto.add_dim()->set_size(D);
+        *List.add_shape() = partialShapeToProto(S);
         if (S.fullyDefined())
           ++NumFullyDefined;
       }

@@ -16,40 +16,38 @@
 //===----------------------------------------------------------------------===//
 #include "frost/IR/ConstValue.h"
 #include "frost/IR/Model.h"
+#include "frost/Tensor/Shape.h"
 #include "frost/Transforms/PassOptions.h"
 #include "frost/Transforms/Passes.h"
 #include "frost/Transforms/Utils/ShapeInference.h"
 
-#include "absl/strings/str_join.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace frost {
 
 namespace {
 
-/// "[1,?,3]", "<unknown>".
-std::string shapeText(const PartialShape &S) {
-  if (!S.rankKnown())
-    return "<unknown>";
-  std::vector<std::string> Dims;
-  for (int64_t D : S.dims())
-    Dims.push_back(D < 0 ? "?" : absl::StrCat(D));
-  return absl::StrCat("[", absl::StrJoin(Dims, ","), "]");
-}
-
 PartialShape declaredShape(const Node &N) {
   const tensorflow::AttrValue *A = N.findAttr("shape");
   return A ? partialShapeFromProto(A->shape()) : PartialShape();
 }
 
-void setShape(Node &N, const std::vector<int64_t> &Dims) {
-  tensorflow::TensorShapeProto &Proto = *N.attr("shape").mutable_shape();
-  Proto.Clear();
-  for (int64_t D : Dims)
-    Proto.add_dim()->set_size(D);
+/// N's shape becomes `Dims` (its recorded `_output_shapes` too), unless
+/// that many elements cannot exist.
+absl::Status setShape(Node &N, std::vector<int64_t> Dims) {
+  std::vector<int64_t> Known;
+  llvm::copy_if(Dims, std::back_inserter(Known), [](int64_t D) { return D >= 0; });
+  PartialShape Shape(std::move(Dims));
+  if (!numElements(Known).ok())
+    return absl::InvalidArgumentError(absl::StrCat("input '", N.name().str(), "': shape ",
+                                                   formatPartialShape(Shape),
+                                                   " has more than 2^63 elements"));
+  tensorflow::TensorShapeProto Proto = partialShapeToProto(Shape);
   if (const tensorflow::AttrValue *Old = N.findAttr("_output_shapes");
       Old && Old->list().shape_size() == 1)
     *N.attr("_output_shapes").mutable_list()->mutable_shape(0) = Proto;
+  *N.attr("shape").mutable_shape() = std::move(Proto);
+  return absl::OkStatus();
 }
 
 /// Why `N` cannot take its inputs' static shapes, or "" when it can (or
@@ -73,7 +71,7 @@ std::string conflictOf(const Node &N, const GraphShapes &Shapes) {
     PartialShape A = In(0), B = In(1);
     int64_t KA = A.dim(Bool("transpose_a") ? 0 : 1), KB = B.dim(Bool("transpose_b") ? 1 : 0);
     if (A.rank() == 2 && B.rank() == 2 && KA >= 0 && KB >= 0 && KA != KB)
-      return absl::StrCat("a MatMul of ", shapeText(A), " and ", shapeText(B),
+      return absl::StrCat("a MatMul of ", formatPartialShape(A), " and ", formatPartialShape(B),
                           ": inner dimensions ", KA, " and ", KB, " differ");
   }
   if ((Op == "BiasAdd" || Op == "BiasAddV1") && Data == 2) {
@@ -81,7 +79,7 @@ std::string conflictOf(const Node &N, const GraphShapes &Shapes) {
     if (V.rankKnown() && V.rank() >= 2 && B.rank() == 1) {
       int64_t C = V.dim(ChannelsLast() ? V.rank() - 1 : 1);
       if (C >= 0 && B.dim(0) >= 0 && C != B.dim(0))
-        return absl::StrCat("a bias of ", B.dim(0), " values added to ", shapeText(V),
+        return absl::StrCat("a bias of ", B.dim(0), " values added to ", formatPartialShape(V),
                             ", whose channels are ", C);
     }
   }
@@ -92,8 +90,8 @@ std::string conflictOf(const Node &N, const GraphShapes &Shapes) {
       bool Bad = Op == "Conv2D" ? C >= 0 && Depth > 0 && C % Depth != 0
                                 : C >= 0 && Depth >= 0 && C != Depth;
       if (Bad)
-        return absl::StrCat("input ", shapeText(X), " has ", C, " channels, filter ",
-                            shapeText(F), " takes ", Depth);
+        return absl::StrCat("input ", formatPartialShape(X), " has ", C, " channels, filter ",
+                            formatPartialShape(F), " takes ", Depth);
     }
   }
   if (Op == "Reshape" && Data == 2) {
@@ -101,23 +99,25 @@ std::string conflictOf(const Node &N, const GraphShapes &Shapes) {
     absl::StatusOr<TensorData> Target = N.input(1).Src->op() == "Const"
                                             ? constValue(*N.input(1).Src)
                                             : absl::NotFoundError("not a constant");
-    if (X.fullyDefined() && Target.ok() &&
+    absl::StatusOr<int64_t> Count =
+        X.fullyDefined() ? numElements(X.dims()) : absl::UnknownError("unknown shape");
+    if (Count.ok() && Target.ok() &&
         (Target->dtype() == tensorflow::DT_INT32 || Target->dtype() == tensorflow::DT_INT64)) {
-      int64_t Count = 1, Known = 1;
+      std::vector<int64_t> Dims;
       bool Wild = false;
-      for (int64_t D : X.dims())
-        Count *= D;
       for (int64_t I = 0; I < Target->numElements(); ++I) {
         int64_t D = Target->dtype() == tensorflow::DT_INT32 ? Target->element<int32_t>(I)
                                                             : Target->element<int64_t>(I);
         if (D == -1)
           Wild = true;
         else
-          Known *= D;
+          Dims.push_back(D);
       }
-      if (Wild ? Known != 0 && Count % Known != 0 : Known != Count)
-        return absl::StrCat("a Reshape of ", shapeText(X), " (", Count,
-                            " elements) to a shape of ", Known,
+      // A target Reshape itself refuses (negative, overflowing) is not ours to judge.
+      absl::StatusOr<int64_t> Known = numElements(Dims);
+      if (Known.ok() && (Wild ? *Known != 0 && *Count % *Known != 0 : *Known != *Count))
+        return absl::StrCat("a Reshape of ", formatPartialShape(X), " (", *Count,
+                            " elements) to a shape of ", *Known,
                             Wild ? " elements times -1" : " elements");
     }
   }
@@ -131,7 +131,7 @@ std::string conflictOf(const Node &N, const GraphShapes &Shapes) {
       for (int64_t I = 1; I <= std::min(A.rank(), B.rank()); ++I) {
         int64_t DA = A.dim(A.rank() - I), DB = B.dim(B.rank() - I);
         if (DA > 1 && DB > 1 && DA != DB)
-          return absl::StrCat("shapes ", shapeText(A), " and ", shapeText(B),
+          return absl::StrCat("shapes ", formatPartialShape(A), " and ", formatPartialShape(B),
                               " do not broadcast");
       }
   }
@@ -197,9 +197,9 @@ private:
       PartialShape Given(Dims);
       if (!refineShape(Declared, Given))
         return absl::InvalidArgumentError(
-            absl::StrCat("input '", Name, "': shape ", shapeText(Given),
-                         " does not fit the declared ", shapeText(Declared)));
-      setShape(*N, Dims);
+            absl::StrCat("input '", Name, "': shape ", formatPartialShape(Given),
+                         " does not fit the declared ", formatPartialShape(Declared)));
+      FROST_RETURN_IF_ERROR(setShape(*N, std::move(Dims)));
       Named.insert(Name);
       ++NumShaped;
     }
@@ -212,7 +212,7 @@ private:
           continue;
         std::vector<int64_t> Dims(Declared.dims().begin(), Declared.dims().end());
         Dims[0] = *BatchSize;
-        setShape(N, Dims);
+        FROST_RETURN_IF_ERROR(setShape(N, std::move(Dims)));
         ++NumShaped;
       }
     return propagate(G);
@@ -229,26 +229,19 @@ private:
       const tensorflow::AttrValue *Recorded = N.findAttr("_output_shapes");
       if (!Recorded)
         continue;
-      tensorflow::AttrValue Refined = *Recorded;
       for (int Port = 0; Port < Recorded->list().shape_size(); ++Port) {
         PartialShape Old = partialShapeFromProto(Recorded->list().shape(Port));
         std::optional<PartialShape> New = refineShape(Inferred.of(N, Port), Old);
         if (!New)
           return absl::InvalidArgumentError(absl::StrCat(
               "node '", N.name().str(), "' (", N.op().str(), "): output ", Port, " is now ",
-              shapeText(Inferred.of(N, Port)), ", but the graph records ", shapeText(Old)));
+              formatPartialShape(Inferred.of(N, Port)), ", but the graph records ",
+              formatPartialShape(Old)));
         if (*New == Old)
           continue;
-        tensorflow::TensorShapeProto &Proto = *Refined.mutable_list()->mutable_shape(Port);
-        Proto.Clear();
-        if (!New->rankKnown())
-          Proto.set_unknown_rank(true);
-        else
-          for (int64_t D : New->dims())
-            Proto.add_dim()->set_size(D);
+        *N.attr("_output_shapes").mutable_list()->mutable_shape(Port) = partialShapeToProto(*New);
         ++NumRefined;
       }
-      N.attr("_output_shapes") = std::move(Refined);
     }
     return absl::OkStatus();
   }

@@ -163,11 +163,27 @@ def _freeze_options(outputs: Names, checkpoint: Optional[PathLike], signature: O
     for key, value in more.items():
         if key not in _FREEZE_FLAGS:
             raise TypeError("unexpected keyword argument %r" % key)
-        if key == "fix_input_shapes":  # {"image": [1, 224, 224, 3]}: NAME:D,D,... items
-            value = ["%s:%s" % (name, ",".join(str(int(d)) for d in dims))
-                     for name, dims in (value or {}).items()]
+        if key == "fix_input_shapes":
+            value = _shape_items(value)
+        elif key == "batch_size":
+            value = _batch_size(value)
         options[key] = _names(value) if key == "initializer_nodes" else value
     return options
+
+
+def _shape_items(shapes: Optional[Dict[str, Iterable[int]]]) -> List[str]:
+    """{"image": [1, 224, 224, 3]} as --input-shape's NAME:D,D,... items."""
+    return ["%s:%s" % (name, ",".join(str(int(d)) for d in dims))
+            for name, dims in (shapes or {}).items()]
+
+
+def _batch_size(value: Optional[int]) -> int:
+    """--batch-size's N; 0 when not given."""
+    if value is None:
+        return 0
+    if int(value) <= 0:
+        raise ValueError("batch_size must be above 0, not %s" % value)
+    return int(value)
 
 
 #: freeze()'s and verify()'s less common keywords, as freeze-graph's flags.
@@ -359,14 +375,11 @@ def optimize_for_inference(graph: ModelLike, inputs: Names, outputs: Names, *,
     if isinstance(placeholder_types, int):
         placeholder_types = [placeholder_types]
     target, as_saved_model = _target(output, saved_model)
-    shapes = ["%s:%s" % (name, ",".join(str(int(d)) for d in dims))
-              for name, dims in (fix_input_shapes or {}).items()]
-    if batch_size is not None and int(batch_size) <= 0:
-        raise FrostError("batch_size must be above 0")
     result, warned = _frost.optimize_for_inference(
         _model(graph, "graph"), inputs, outputs, [int(t) for t in placeholder_types or []],
-        _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32), shapes,
-        int(batch_size or 0), target, bool(text), as_saved_model)
+        _names(placeholder_to_const), bool(toco_compatible), bool(compute_in_float32),
+        _shape_items(fix_input_shapes), _batch_size(batch_size), target, bool(text),
+        as_saved_model)
     _warn(warned)
     return _graph_result(graph, result, text)
 

@@ -215,11 +215,8 @@ frost::FreezeOptions freezeOptions(const ModelArg &Model, const KeywordArgs &Key
       O.ExtraPipeline = text();
     else if (K == "fix_input_shapes")
       O.InputShapes = nb::cast<Strings>(Value);
-    else if (K == "batch_size") {
-      O.BatchSize = nb::cast<int64_t>(Value);
-      if (O.BatchSize <= 0)
-        throw nb::value_error("batch_size must be above 0");
-    }
+    else if (K == "batch_size")
+      O.BatchSize = nb::cast<int64_t>(Value); // checked by frost/__init__.py
     else
       throw nb::key_error(("freeze option " + K).c_str());
   }

@@ -4,7 +4,7 @@ import os
 import pytest
 
 import frost
-from conftest import TOOLS_INPUTS, run
+from conftest import REPO, TOOLS_INPUTS, run
 
 GRAPH = os.path.join(TOOLS_INPUTS, "transform-graph-model.pbtxt")
 README = ('strip_unused_nodes(type=float, shape="1,2") remove_nodes(op=Identity, op=CheckNumerics) '
@@ -109,3 +109,18 @@ def test_fixed_input_shapes_are_the_clis(tmp_path):
                                         fix_input_shapes={"input": [1, 2]}) == cli.read_bytes()
     with pytest.raises(frost.FrostError, match="does not fit the declared"):
         frost.optimize_for_inference(GRAPH, ["input"], ["out"], fix_input_shapes={"input": [3]})
+    with pytest.raises(ValueError, match="batch_size must be above 0, not 0"):
+        frost.optimize_for_inference(GRAPH, ["input"], ["out"], batch_size=0)
+
+
+def test_freeze_fixed_input_shapes_are_the_clis(tmp_path):
+    """freeze(fix_input_shapes=, batch_size=) are --input-shape and --batch-size: the bundled
+    example's X ([?,1]) at 4."""
+    example = os.path.join(REPO, "examples", "linear-regression", "model")
+    cli = tmp_path / "cli.pb"
+    r = run("freeze-graph", example, "--outputs", "pred", "--input-shape", "X:4,1", "-o", cli, "-q")
+    assert r.returncode == 0, r.stderr
+    assert frost.freeze(example, "pred", fix_input_shapes={"X": [4, 1]}) == cli.read_bytes()
+    assert frost.freeze(example, "pred", batch_size=4) == cli.read_bytes()
+    with pytest.raises(ValueError, match="batch_size must be above 0, not -1"):
+        frost.freeze(example, "pred", batch_size=-1)

@@ -51,6 +51,20 @@ PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto) {
   return PartialShape(std::move(Dims));
 }
 
+tensorflow::TensorShapeProto partialShapeToProto(const PartialShape &Shape) {
+  tensorflow::TensorShapeProto Proto;
+  if (!Shape.rankKnown())
+    Proto.set_unknown_rank(true);
+  else
+    for (int64_t D : Shape.dims())
+      Proto.add_dim()->set_size(D);
+  return Proto;
+}
+
+std::string formatPartialShape(const PartialShape &Shape) {
+  return formatPartialShape(partialShapeToProto(Shape));
+}
+
 std::optional<PartialShape> refineShape(const PartialShape &Inferred,
                                         const PartialShape &Recorded) {
   if (!Recorded.rankKnown())

@@ -57,6 +57,10 @@ absl::StatusOr<std::vector<int64_t>> parseDimensions(llvm::StringRef Text);
 
 /// A TensorShapeProto as a partial shape (unknown rank, -1 dimensions).
 PartialShape partialShapeFromProto(const tensorflow::TensorShapeProto &Proto);
+/// The other way: unknown_rank, or a dim per dimension (-1 unknown).
+tensorflow::TensorShapeProto partialShapeToProto(const PartialShape &Shape);
+/// "[1,?,3]", "<unknown>" (formatPartialShape of its proto).
+std::string formatPartialShape(const PartialShape &Shape);
 
 /// What an inferred shape and a recorded one (`_output_shapes`) say together,
 /// as TensorFlow's ShapeRefiner::SetShape merges them; nullopt when they
